@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef SANDBOXTIME_CLI_H
+#define SANDBOXTIME_CLI_H
+
+#include <stdio.h>
+
+#include "sandboxtime/error.h"
+#include "sandboxtime/ns_net.h"
+
+enum st_command {
+	ST_CMD_RUN,    /* sandboxtime [OPTIONS] -- CMD [ARG...] */
+	ST_CMD_LAYERS, /* sandboxtime layers [OPTIONS] */
+	ST_CMD_HELP,
+	ST_CMD_VERSION,
+};
+
+enum st_format {
+	ST_FORMAT_TABLE,
+	ST_FORMAT_JSON,
+	ST_FORMAT_CSV,
+};
+
+struct st_opts {
+	enum st_command command;
+	unsigned int ns_mask;     /* asked layers, before availability */
+	unsigned int ns_explicit; /* named one by one: missing ones are errors */
+	enum st_net_mode net;
+	unsigned int repeat;
+	unsigned int warmup;
+	unsigned int deferred_repeat;
+	unsigned int cold_ms;
+	int alone;
+	int cpu; /* -1: not pinned */
+	enum st_format format;
+	const char *output; /* NULL: standard error */
+	int quiet;
+	int verbose;
+	const char *hostname;
+	int no_init;
+	char **argv; /* CMD and its arguments (run only) */
+};
+
+/*
+ * Parses @argv into @opts without side effects (no file is opened, nothing is
+ * printed), so that it can be unit-tested. Defaults follow DESIGN.md.
+ */
+int st_cli_parse(int argc, char **argv, struct st_opts *opts, struct st_error *err);
+
+/* The --help text; its lines match man/sandboxtime.1. */
+void st_cli_usage(FILE *out);
+
+#endif

@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef SANDBOXTIME_CMD_H
+#define SANDBOXTIME_CMD_H
+
+#include "sandboxtime/cli.h"
+
+/*
+ * Each command returns 0 or -errno (with @err set, for main to print once)
+ * and stores the process's exit code in @exit_code in both cases.
+ */
+int st_cmd_run(const struct st_opts *o, int *exit_code, struct st_error *err);
+int st_cmd_layers(const struct st_opts *o, int *exit_code, struct st_error *err);
+
+#endif

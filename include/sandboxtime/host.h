@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef SANDBOXTIME_HOST_H
+#define SANDBOXTIME_HOST_H
+
+/* Facts about the machine that change the figures; every report carries them. */
+struct st_host {
+	char kernel[65];
+	char cpu_model[128];
+	int cpus;
+	int rootless;
+	unsigned int uid;
+	int pinned_cpu;    /* -1: not pinned */
+	int rcu_expedited; /* /sys/kernel/rcu_expedited, -1 if unknown */
+	char cgroup[8];    /* "v1", "v2", "hybrid" or "none" */
+	int virtualized;   /* 1: the CPU says it runs under a hypervisor, 0 no, -1 unknown */
+};
+
+void st_host_collect(struct st_host *h, int pinned_cpu);
+
+/* Rootless: not root, or root of a user namespace that does not map the host's root. */
+int st_host_is_rootless(void);
+
+#endif

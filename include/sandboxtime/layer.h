@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef SANDBOXTIME_LAYER_H
+#define SANDBOXTIME_LAYER_H
+
+#include <stdint.h>
+
+#include "sandboxtime/error.h"
+
+/*
+ * The layers in the fixed order they are built: user first, so that every
+ * later layer works without root; net last, because it is by far the most
+ * expensive and its cost should not be hidden in the others' increments.
+ */
+enum st_layer {
+	ST_LAYER_USER,
+	ST_LAYER_UTS,
+	ST_LAYER_IPC,
+	ST_LAYER_PID,
+	ST_LAYER_MOUNT,
+	ST_LAYER_CGROUP,
+	ST_LAYER_TIME,
+	ST_LAYER_NET,
+	ST_LAYER_COUNT,
+};
+
+struct st_layer_info {
+	const char *name;      /* as in --ns and in reports */
+	uint64_t flag;         /* CLONE_NEW* */
+	const char *flag_name; /* "CLONE_NEWUTS", for the report */
+	const char *ns_file;   /* /proc/PID/ns/<ns_file> */
+	const char *max_file;  /* /proc/sys/user/<max_file>: the probe's limit */
+};
+
+#define ST_LAYER_BIT(l) (1u << (l))
+#define ST_LAYERS_ALL ((1u << ST_LAYER_COUNT) - 1)
+
+extern const struct st_layer_info st_layers[ST_LAYER_COUNT];
+
+/* Comma list of all layer names in order: "user,uts,...,net". */
+const char *st_layer_names(void);
+
+/* Index of layer @name, or -1. */
+int st_layer_lookup(const char *name);
+
+/* Clone flags of every layer in @mask. */
+uint64_t st_layer_flags(unsigned int mask);
+
+/*
+ * Parses --ns: a comma list of names, "all" or "none". A repeated name counts
+ * once; "all"/"none" cannot be mixed with names; an empty list or element is an
+ * error. *@explicit_mask gets the layers named one by one (a missing one is an
+ * error, while "all" quietly leaves out what the kernel lacks).
+ */
+int st_layer_parse(const char *list, unsigned int *mask, unsigned int *explicit_mask,
+		   struct st_error *err);
+
+/*
+ * Tries to create each layer of @mask (after a user namespace when @rootless)
+ * in a short-lived child, and fills @errnums[layer] with 0 or the errno that
+ * the kernel returned, so that a missing or forbidden layer is reported with
+ * its reason instead of failing mid-measurement.
+ */
+int st_layer_probe(unsigned int mask, int rootless, int errnums[ST_LAYER_COUNT],
+		   struct st_error *err);
+
+#endif

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef SANDBOXTIME_REPORT_H
+#define SANDBOXTIME_REPORT_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+#include "sandboxtime/cli.h"
+#include "sandboxtime/host.h"
+#include "sandboxtime/measure.h"
+#include "sandboxtime/sandbox.h"
+
+#define ST_SCHEMA "sandboxtime/v1"
+#define ST_MAX_REPORT_ERRORS 8
+
+/* Everything one run knows; each format renders the same facts. */
+struct st_report {
+	const struct st_opts *opts;
+	struct st_host host;
+	unsigned int mask;                  /* measured layers */
+	unsigned int unavailable;           /* asked, but the kernel refused them */
+	int layer_errnum[ST_LAYER_COUNT];   /* why, for each unavailable layer */
+	const struct st_measurement *m;     /* NULL: nothing measured (--repeat=0) */
+	const struct st_steps *steps;       /* NULL for `layers` */
+	const struct st_workload *workload; /* NULL for `layers`, or CMD never ran */
+	size_t nerrors;
+	char errors[ST_MAX_REPORT_ERRORS][ST_ERROR_MSG_MAX]; /* non-fatal problems */
+};
+
+/* Records a problem the run survived (it goes into "errors"). */
+void st_report_add_error(struct st_report *r, const char *fmt, ...) _printf_(2, 3);
+
+/* Writes @r in the format of r->opts->format; -errno on a write error. */
+int st_report_write(const struct st_report *r, FILE *out, struct st_error *err);
+
+/* The sandboxtime/v1 document (new reference), for writing and for tests. */
+json_t *st_report_json(const struct st_report *r);
+
+int st_report_write_json(const struct st_report *r, FILE *out, struct st_error *err);
+int st_report_write_table(const struct st_report *r, FILE *out, int tty, struct st_error *err);
+int st_report_write_csv(const struct st_report *r, FILE *out, struct st_error *err);
+
+/* Incremental cost of set @i for figure @fig: its median minus its reference's. */
+double st_report_increment(const struct st_measurement *m, size_t i, enum st_figure fig);
+
+/* Progress on standard error, for st_measure_config.progress (tty only). */
+void st_report_progress(void *ctx, const char *phase, unsigned int done, unsigned int total);
+void st_report_progress_done(void);
+
+#endif

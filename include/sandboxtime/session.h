@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef SANDBOXTIME_SESSION_H
+#define SANDBOXTIME_SESSION_H
+
+#include <stdio.h>
+
+#include "sandboxtime/cli.h"
+#include "sandboxtime/measure.h"
+#include "sandboxtime/report.h"
+
+/* What `sandboxtime -- CMD` and `sandboxtime layers` share. */
+struct st_session {
+	const struct st_opts *opts;
+	FILE *out; /* the report's stream: -o FILE (owned) or stderr */
+	struct st_measurement m;
+	struct st_report report;
+};
+
+/*
+ * Pins the CPU, opens -o FILE (before measuring, so a bad path costs
+ * nothing), collects host facts and decides the layers: asked ones that the
+ * kernel refuses are an error when named, and reported as unavailable when
+ * they came from "all".
+ */
+int st_session_prepare(struct st_session *s, const struct st_opts *o, struct st_error *err);
+
+/* Measures every layer set; -EINTR with m.interrupted_by on a signal. */
+int st_session_measure(struct st_session *s, struct st_error *err);
+
+/* Writes the report (unless --quiet) and closes the stream, checking both. */
+int st_session_report(struct st_session *s, struct st_error *err);
+
+void st_session_end(struct st_session *s);
+
+/* Exit code for a failed session: 128+N after signal N, else 125. */
+int st_session_failure_code(const struct st_session *s);
+
+#endif

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef SANDBOXTIME_SPAWN_H
+#define SANDBOXTIME_SPAWN_H
+
+#include <stdint.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+
+#include "sandboxtime/error.h"
+
+/*
+ * clone3() with fork semantics (no new stack): returns the child's pid in the
+ * parent and 0 in the child. clone3 is used for every layer alike, because
+ * clone() cannot express CLONE_NEWTIME (0x80 is its exit-signal byte), and a
+ * uniform call keeps the per-layer increments comparable.
+ *
+ * The child must only _exit() or exec: glibc's fork handlers did not run.
+ */
+pid_t st_clone3(uint64_t flags, struct st_error *err);
+
+/* A plain child (no new namespace) that dies with its parent. */
+pid_t st_fork_child(struct st_error *err);
+
+/*
+ * waitpid() for @pid, resumed after signals. With @status NULL, a child that
+ * did not exit with 0 is an error; otherwise its raw status is stored.
+ * @ru, if given, receives the child's resource usage (wait4).
+ */
+int st_reap(pid_t pid, int *status, struct st_error *err);
+int st_reap_usage(pid_t pid, int *status, struct rusage *ru, struct st_error *err);
+
+/* Exit code of a raw wait status, following env(1): 128+N for signal N. */
+int st_status_to_exit(int status);
+
+#endif

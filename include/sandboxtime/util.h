@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef SANDBOXTIME_UTIL_H
+#define SANDBOXTIME_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sandboxtime/error.h"
+
+/*
+ * Reads at most @len - 1 bytes of @path into @buf, NUL-terminated, trailing
+ * newline removed. Returns the length or -errno.
+ */
+int st_read_file(const char *path, char *buf, size_t len);
+
+/* Writes @data to @path in one write(2), as /proc and /sys files require. */
+int st_write_file(const char *path, const char *data);
+
+/*
+ * Parses a decimal unsigned number in [min, max] for option @what; rejects
+ * signs, trailing garbage and overflow. Returns 0 or -EINVAL with @err set.
+ */
+int st_parse_uint(const char *what, const char *text, uint64_t min, uint64_t max,
+		  uint64_t *out, struct st_error *err);
+
+#endif

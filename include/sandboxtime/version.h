@@ -1,0 +1,9 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef SANDBOXTIME_VERSION_H
+#define SANDBOXTIME_VERSION_H
+
+#ifndef ST_VERSION
+#define ST_VERSION "0.1.0"
+#endif
+
+#endif

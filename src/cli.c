@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: MIT
+#include <getopt.h>
+#include <limits.h>
+#include <sched.h>
+#include <string.h>
+
+#include "sandboxtime/cli.h"
+#include "sandboxtime/layer.h"
+#include "sandboxtime/ns_uts.h"
+#include "sandboxtime/util.h"
+
+#define MAX_REPEAT 100000u
+#define MAX_COLD_MS 60000u
+
+enum {
+	OPT_NS = CHAR_MAX + 1,
+	OPT_NET,
+	OPT_REPEAT,
+	OPT_WARMUP,
+	OPT_DEFERRED_REPEAT,
+	OPT_COLD,
+	OPT_ALONE,
+	OPT_CPU,
+	OPT_FORMAT,
+	OPT_HOSTNAME,
+	OPT_NO_INIT,
+};
+
+static const struct option long_options[] = {
+	{ "ns", required_argument, NULL, OPT_NS },
+	{ "net", required_argument, NULL, OPT_NET },
+	{ "repeat", required_argument, NULL, OPT_REPEAT },
+	{ "warmup", required_argument, NULL, OPT_WARMUP },
+	{ "deferred-repeat", required_argument, NULL, OPT_DEFERRED_REPEAT },
+	{ "cold", required_argument, NULL, OPT_COLD },
+	{ "alone", no_argument, NULL, OPT_ALONE },
+	{ "cpu", required_argument, NULL, OPT_CPU },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "json", no_argument, NULL, 'J' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "hostname", required_argument, NULL, OPT_HOSTNAME },
+	{ "no-init", no_argument, NULL, OPT_NO_INIT },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* Subcommands of DESIGN.md that this version does not have yet. */
+static const char *const later_commands[] = { "netbench", "orphans", "bench", "cleanup" };
+
+void st_cli_usage(FILE *out)
+{
+	fputs("Usage:\n"
+	      " sandboxtime [OPTIONS] -- CMD [ARG...]   build the sandbox layer by layer, time it, run CMD in it\n"
+	      " sandboxtime layers [OPTIONS]            only measure the layers (no workload)\n"
+	      " sandboxtime --help | --version\n"
+	      "\n"
+	      "Measure what each layer of isolation costs: setup, ready, teardown and the\n"
+	      "teardown the kernel finishes later, per namespace, then run CMD inside.\n"
+	      "\n"
+	      "Options:\n"
+	      "     --ns=LIST          namespaces: comma list of user,uts,ipc,pid,mount,cgroup,time,net,\n"
+	      "                          or all, or none (default: all)\n"
+	      "     --net=MODE         host (no net namespace) or none (only lo, up; default)\n"
+	      "     --repeat=N         measured repetitions per layer set (default: 20; 0 in a run:\n"
+	      "                          no measuring, only build and run the sandbox)\n"
+	      "     --warmup=N         unrecorded repetitions before measuring (default: 3)\n"
+	      "     --deferred-repeat=N  samples of the deferred teardown (default: --repeat, at most 10)\n"
+	      "     --cold=MS          also measure after MS milliseconds idle before every sample\n"
+	      "     --alone            also measure each layer alone against the base\n"
+	      "     --cpu=N            pin sandboxtime and its children to CPU N\n"
+	      "     --format=FORMAT    table (default), json or csv\n"
+	      " -J, --json             same as --format=json\n"
+	      " -o, --output=FILE      write the report to FILE instead of standard error\n"
+	      " -q, --quiet            no report and no progress (the exit status remains)\n"
+	      " -v, --verbose          also print the raw samples in the table\n"
+	      "     --hostname=NAME    hostname inside the sandbox (default: sandbox)\n"
+	      "     --no-init          exec CMD as the sandbox's first process, without the init\n"
+	      " -h, --help             display this help\n"
+	      " -V, --version          display version\n"
+	      "\n"
+	      "Exit status: CMD's own; 128+N if it was killed by signal N; 125 if sandboxtime\n"
+	      "failed; 126 if CMD could not be executed; 127 if CMD was not found.\n"
+	      "\n"
+	      "For more details see sandboxtime(1).\n",
+	      out);
+}
+
+static void set_defaults(struct st_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->command = ST_CMD_RUN;
+	o->ns_mask = ST_LAYERS_ALL;
+	o->net = ST_NET_NONE;
+	o->repeat = 20;
+	o->warmup = 3;
+	o->deferred_repeat = UINT_MAX; /* resolved after parsing */
+	o->cpu = -1;
+	o->format = ST_FORMAT_TABLE;
+	o->hostname = ST_DEFAULT_HOSTNAME;
+}
+
+static int parse_count(const char *what, const char *text, uint64_t min, uint64_t max,
+		       unsigned int *out, struct st_error *err)
+{
+	uint64_t v;
+	int ret = st_parse_uint(what, text, min, max, &v, err);
+
+	if (ret == 0)
+		*out = (unsigned int)v;
+	return ret;
+}
+
+static int parse_format(const char *text, enum st_format *out, struct st_error *err)
+{
+	static const char *const names[] = { "table", "json", "csv" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		if (strcmp(text, names[i]) == 0) {
+			*out = (enum st_format)i;
+			return 0;
+		}
+	}
+	return st_error_usage(err, "--format: unknown format '%s' (known: table, json, csv)", text);
+}
+
+static int parse_option(int c, const char *arg, struct st_opts *o, struct st_error *err)
+{
+	unsigned int v;
+	int ret;
+
+	switch (c) {
+	case OPT_NS:
+		return st_layer_parse(arg, &o->ns_mask, &o->ns_explicit, err);
+	case OPT_NET:
+		return st_ns_net_parse_mode(arg, &o->net, err);
+	case OPT_REPEAT:
+		return parse_count("--repeat", arg, 0, MAX_REPEAT, &o->repeat, err);
+	case OPT_WARMUP:
+		return parse_count("--warmup", arg, 0, MAX_REPEAT, &o->warmup, err);
+	case OPT_DEFERRED_REPEAT:
+		return parse_count("--deferred-repeat", arg, 0, MAX_REPEAT, &o->deferred_repeat, err);
+	case OPT_COLD:
+		return parse_count("--cold", arg, 1, MAX_COLD_MS, &o->cold_ms, err);
+	case OPT_ALONE:
+		o->alone = 1;
+		return 0;
+	case OPT_CPU:
+		ret = parse_count("--cpu", arg, 0, CPU_SETSIZE - 1, &v, err);
+		if (ret == 0)
+			o->cpu = (int)v;
+		return ret;
+	case OPT_FORMAT:
+		return parse_format(arg, &o->format, err);
+	case 'J':
+		o->format = ST_FORMAT_JSON;
+		return 0;
+	case 'o':
+		if (!*arg)
+			return st_error_usage(err, "--output: empty file name");
+		o->output = arg;
+		return 0;
+	case 'q':
+		o->quiet = 1;
+		return 0;
+	case 'v':
+		o->verbose = 1;
+		return 0;
+	case OPT_HOSTNAME:
+		o->hostname = arg;
+		return st_ns_uts_validate(arg, err);
+	case OPT_NO_INIT:
+		o->no_init = 1;
+		return 0;
+	case 'h':
+		o->command = ST_CMD_HELP;
+		return 0;
+	case 'V':
+		o->command = ST_CMD_VERSION;
+		return 0;
+	default:
+		return st_error_usage(err, "unknown option");
+	}
+}
+
+/* The first word, when it is not an option, names the subcommand. */
+static int parse_command(int argc, char **argv, struct st_opts *o, int *first,
+			 struct st_error *err)
+{
+	*first = 1;
+	if (argc < 2 || argv[1][0] == '-')
+		return 0;
+	if (strcmp(argv[1], "layers") == 0) {
+		o->command = ST_CMD_LAYERS;
+		*first = 2;
+		return 0;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(later_commands); i++)
+		if (strcmp(argv[1], later_commands[i]) == 0)
+			return st_error_usage(err, "'%s' is not available in this version", argv[1]);
+	return st_error_usage(err, "unknown command '%s' (to run it in a sandbox: sandboxtime [OPTIONS] -- %s)",
+			      argv[1], argv[1]);
+}
+
+/* After the options: "-- CMD [ARG...]" for a run, nothing for layers. */
+static int parse_operands(int argc, char **argv, int ind, struct st_opts *o, struct st_error *err)
+{
+	int dashdash = ind > 1 && strcmp(argv[ind - 1], "--") == 0;
+
+	if (o->command == ST_CMD_LAYERS) {
+		if (ind < argc)
+			return st_error_usage(err, "layers: unexpected argument '%s' (layers runs no command)",
+					      argv[ind]);
+		if (o->repeat == 0)
+			return st_error_usage(err, "--repeat=0: layers would measure nothing (use N >= 1)");
+		return 0;
+	}
+	if (ind >= argc)
+		return st_error_usage(err, dashdash ? "missing CMD after '--'"
+						    : "missing '-- CMD' (sandboxtime [OPTIONS] -- CMD [ARG...])");
+	if (!dashdash)
+		return st_error_usage(err, "missing '--' before '%s'", argv[ind]);
+	o->argv = &argv[ind];
+	return 0;
+}
+
+int st_cli_parse(int argc, char **argv, struct st_opts *o, struct st_error *err)
+{
+	int first, c, ret;
+
+	set_defaults(o);
+	ret = parse_command(argc, argv, o, &first, err);
+	if (ret < 0)
+		return ret;
+	/* getopt keeps state across calls: reset it, tests parse many times. */
+	optind = first;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:Jo:qvhV", long_options, NULL)) != -1) {
+		if (c == ':')
+			return st_error_usage(err, "option '%s' needs a value", argv[optind - 1]);
+		if (c == '?') {
+			if (optopt > 0 && optopt < CHAR_MAX)
+				return st_error_usage(err, "unknown option '-%c'", optopt);
+			return st_error_usage(err, "unknown option '%s'", argv[optind - 1]);
+		}
+		ret = parse_option(c, optarg, o, err);
+		if (ret < 0)
+			return ret;
+		if (o->command == ST_CMD_HELP || o->command == ST_CMD_VERSION)
+			return 0;
+	}
+	if (o->deferred_repeat == UINT_MAX)
+		o->deferred_repeat = o->repeat < 10 ? o->repeat : 10;
+	if (o->net == ST_NET_HOST)
+		o->ns_mask &= ~ST_LAYER_BIT(ST_LAYER_NET);
+	if (o->net == ST_NET_HOST && (o->ns_explicit & ST_LAYER_BIT(ST_LAYER_NET)))
+		return st_error_usage(err, "--net=host conflicts with net in --ns (host means no network namespace)");
+	return parse_operands(argc, argv, optind, o, err);
+}

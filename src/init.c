@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: MIT
+#include <dirent.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+
+#include "sandboxtime/clock.h"
+#include "sandboxtime/init.h"
+#include "sandboxtime/signals.h"
+#include "sandboxtime/spawn.h"
+
+void st_exec_workload(char *const *argv, int exec_err_fd)
+{
+	int e;
+
+	st_signals_restore();
+	execvp(argv[0], argv);
+	e = errno;
+	if (write(exec_err_fd, &e, sizeof(e)) != (ssize_t)sizeof(e))
+		_exit(ST_EXIT_FAILURE);
+	_exit(e == ENOENT ? ST_EXIT_NOT_FOUND : ST_EXIT_CANNOT_EXEC);
+}
+
+/*
+ * Without a pid namespace the kernel will not kill what the workload left
+ * behind; as subreaper we inherited it, so end each by pid and reap it.
+ */
+static void kill_leftovers(void)
+{
+	char path[64];
+	int n;
+
+	for (int tries = 0; tries < 100; tries++) {
+		FILE *f;
+		int found = 0;
+
+		snprintf(path, sizeof(path), "/proc/self/task/%d/children", getpid());
+		f = fopen(path, "re");
+		if (f) {
+			while (fscanf(f, "%d", &n) == 1) {
+				kill(n, SIGKILL);
+				found = 1;
+			}
+			fclose(f);
+		}
+		while (waitpid(-1, NULL, __WALL | (found ? 0 : WNOHANG)) > 0)
+			;
+		if (!found)
+			return;
+	}
+}
+
+void st_init_run(char *const *argv, int exec_err_fd, int report_fd, int own_pid_ns)
+{
+	struct st_init_report rep;
+	struct st_error err;
+	sigset_t set = *st_signals_forwarded();
+	int sfd, done = 0;
+	uint64_t start;
+	pid_t w;
+
+	memset(&rep, 0, sizeof(rep));
+	sigaddset(&set, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	sfd = signalfd(-1, &set, SFD_CLOEXEC);
+	if (sfd < 0)
+		_exit(ST_EXIT_FAILURE);
+	if (!own_pid_ns)
+		prctl(PR_SET_CHILD_SUBREAPER, 1);
+
+	start = st_now_ns();
+	w = st_fork_child(&err);
+	if (w < 0)
+		_exit(ST_EXIT_FAILURE);
+	if (w == 0)
+		st_exec_workload(argv, exec_err_fd);
+	close(exec_err_fd);
+
+	while (!done) {
+		struct signalfd_siginfo si;
+		struct rusage ru;
+		int status;
+		pid_t p;
+
+		if (TEMP_FAILURE_RETRY(read(sfd, &si, sizeof(si))) != (ssize_t)sizeof(si))
+			_exit(ST_EXIT_FAILURE);
+		if (si.ssi_signo != SIGCHLD) {
+			kill(w, (int)si.ssi_signo);
+			continue;
+		}
+		while ((p = wait4(-1, &status, WNOHANG | __WALL, &ru)) > 0) {
+			if (p != w)
+				continue;
+			rep.wall_ns = st_now_ns() - start;
+			rep.status = status;
+			rep.ru = ru;
+			done = 1;
+		}
+	}
+	if (!own_pid_ns)
+		kill_leftovers();
+	if (write(report_fd, &rep, sizeof(rep)) != (ssize_t)sizeof(rep))
+		_exit(ST_EXIT_FAILURE);
+	_exit(st_status_to_exit(rep.status));
+}

@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: MIT
+#include <fcntl.h>
+#include <sched.h>
+#include <string.h>
+
+#include "sandboxtime/layer.h"
+#include "sandboxtime/spawn.h"
+
+#define ROW(l, n, f, file) \
+	[l] = { .name = n, .flag = f, .flag_name = #f, .ns_file = file, .max_file = "max_" file "_namespaces" }
+
+const struct st_layer_info st_layers[ST_LAYER_COUNT] = {
+	ROW(ST_LAYER_USER, "user", CLONE_NEWUSER, "user"),
+	ROW(ST_LAYER_UTS, "uts", CLONE_NEWUTS, "uts"),
+	ROW(ST_LAYER_IPC, "ipc", CLONE_NEWIPC, "ipc"),
+	ROW(ST_LAYER_PID, "pid", CLONE_NEWPID, "pid"),
+	ROW(ST_LAYER_MOUNT, "mount", CLONE_NEWNS, "mnt"),
+	ROW(ST_LAYER_CGROUP, "cgroup", CLONE_NEWCGROUP, "cgroup"),
+	ROW(ST_LAYER_TIME, "time", CLONE_NEWTIME, "time"),
+	ROW(ST_LAYER_NET, "net", CLONE_NEWNET, "net"),
+};
+
+const char *st_layer_names(void)
+{
+	static char names[128];
+
+	if (!names[0]) {
+		for (int l = 0; l < ST_LAYER_COUNT; l++) {
+			if (l)
+				strcat(names, ",");
+			strcat(names, st_layers[l].name);
+		}
+	}
+	return names;
+}
+
+int st_layer_lookup(const char *name)
+{
+	for (int l = 0; l < ST_LAYER_COUNT; l++)
+		if (strcmp(name, st_layers[l].name) == 0)
+			return l;
+	return -1;
+}
+
+uint64_t st_layer_flags(unsigned int mask)
+{
+	uint64_t flags = 0;
+
+	for (int l = 0; l < ST_LAYER_COUNT; l++)
+		if (mask & ST_LAYER_BIT(l))
+			flags |= st_layers[l].flag;
+	return flags;
+}
+
+int st_layer_parse(const char *list, unsigned int *mask, unsigned int *explicit_mask,
+		   struct st_error *err)
+{
+	_cleanup_free_ char *copy = NULL;
+	unsigned int names = 0;
+	int keyword = -1; /* 0: none, 1: all */
+	char *save = NULL;
+
+	if (!list || !*list)
+		return st_error_usage(err, "--ns: empty list (known: %s, or all, or none)",
+				      st_layer_names());
+	if (list[0] == ',' || list[strlen(list) - 1] == ',' || strstr(list, ",,"))
+		return st_error_usage(err, "--ns: empty element in '%s'", list);
+	copy = strdup(list);
+	if (!copy)
+		return st_error_set(err, ENOMEM, "--ns");
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int l;
+
+		if (strcmp(tok, "all") == 0 || strcmp(tok, "none") == 0) {
+			keyword = tok[0] == 'a';
+			continue;
+		}
+		l = st_layer_lookup(tok);
+		if (l < 0)
+			return st_error_usage(err, "--ns: unknown namespace '%s' (known: %s)", tok,
+					      st_layer_names());
+		names |= ST_LAYER_BIT(l);
+	}
+	if (keyword >= 0 && names)
+		return st_error_usage(err, "--ns: '%s' mixes all/none with names; give one or the other",
+				      list);
+	*mask = keyword == 1 ? ST_LAYERS_ALL : names;
+	*explicit_mask = names;
+	return 0;
+}
+
+static void probe_child(unsigned int mask, int rootless, int fd)
+{
+	int errnums[ST_LAYER_COUNT] = { 0 };
+
+	if (rootless && unshare(CLONE_NEWUSER) < 0) {
+		for (int l = 0; l < ST_LAYER_COUNT; l++)
+			errnums[l] = errno;
+	} else {
+		for (int l = 0; l < ST_LAYER_COUNT; l++) {
+			if (!(mask & ST_LAYER_BIT(l)) || (rootless && l == ST_LAYER_USER))
+				continue;
+			/* PID and TIME apply to children only: unshare still creates them. */
+			if (unshare((int)st_layers[l].flag) < 0)
+				errnums[l] = errno;
+		}
+	}
+	if (write(fd, errnums, sizeof(errnums)) != (ssize_t)sizeof(errnums))
+		_exit(1);
+	_exit(0);
+}
+
+int st_layer_probe(unsigned int mask, int rootless, int errnums[ST_LAYER_COUNT],
+		   struct st_error *err)
+{
+	_cleanup_close_ int rd = -1, wr = -1;
+	_cleanup_pid_ pid_t pid = -1;
+	int fds[2];
+	ssize_t n;
+
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return st_error_set(err, errno, "probing namespaces: pipe");
+	rd = fds[0];
+	wr = fds[1];
+	pid = st_fork_child(err);
+	if (pid < 0)
+		return st_error_wrap(err, "probing namespaces");
+	if (pid == 0)
+		probe_child(mask, rootless, wr);
+	closep(&wr);
+	n = TEMP_FAILURE_RETRY(read(rd, errnums, sizeof(int) * ST_LAYER_COUNT));
+	if (n != (ssize_t)(sizeof(int) * ST_LAYER_COUNT))
+		return st_error_set(err, n < 0 ? errno : EPROTO, "probing namespaces: no answer from the probe");
+	return st_reap(take_pid(&pid), NULL, err);
+}

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The edge: parse, dispatch, and print the one error line. Nothing below this
+ * file prints an error or exits.
+ */
+#include <stdio.h>
+
+#include "sandboxtime/cli.h"
+#include "sandboxtime/cmd.h"
+#include "sandboxtime/signals.h"
+#include "sandboxtime/version.h"
+
+static void print_error(const struct st_error *err)
+{
+	char line[3 * ST_ERROR_MSG_MAX];
+
+	st_error_format(err, line, sizeof(line));
+	fprintf(stderr, "sandboxtime: %s\n", line);
+	if (err->usage)
+		fputs("Try 'sandboxtime --help' for more information.\n", stderr);
+}
+
+/* A lost write to stdout (a full disk, a closed pipe) is a failure too. */
+static int close_stdout(int code)
+{
+	if (fflush(stdout) == EOF || ferror(stdout)) {
+		fputs("sandboxtime: write error on standard output\n", stderr);
+		return code ? code : ST_EXIT_FAILURE;
+	}
+	return code;
+}
+
+int main(int argc, char **argv)
+{
+	struct st_error err = { 0 };
+	struct st_opts opts;
+	int code = ST_EXIT_FAILURE;
+	int ret;
+
+	if (st_signals_block() < 0) {
+		perror("sandboxtime: sigprocmask");
+		return ST_EXIT_FAILURE;
+	}
+	if (st_cli_parse(argc, argv, &opts, &err) < 0) {
+		print_error(&err);
+		return ST_EXIT_FAILURE;
+	}
+	switch (opts.command) {
+	case ST_CMD_HELP:
+		st_cli_usage(stdout);
+		return close_stdout(ST_EXIT_OK);
+	case ST_CMD_VERSION:
+		printf("sandboxtime %s\n", ST_VERSION);
+		return close_stdout(ST_EXIT_OK);
+	case ST_CMD_LAYERS:
+		ret = st_cmd_layers(&opts, &code, &err);
+		break;
+	case ST_CMD_RUN:
+	default:
+		ret = st_cmd_run(&opts, &code, &err);
+		break;
+	}
+	if (ret < 0)
+		print_error(&err);
+	return close_stdout(code);
+}

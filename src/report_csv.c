@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: MIT
+#include <string.h>
+
+#include "sandboxtime/report.h"
+
+/* Per figure: these statistics, each a column "<figure>_<stat>_us". */
+static const char *const stat_names[] = { "min", "median", "p95", "mean", "stddev" };
+
+static void header(FILE *out)
+{
+	fputs("layer,alone", out);
+	for (int f = 0; f < ST_FIG_COUNT; f++) {
+		/* "setup_us" -> "setup_median_us": units stay last, in the header only. */
+		int base_len = (int)(strlen(st_figures[f].key) - 3);
+
+		for (size_t k = 0; k < ARRAY_SIZE(stat_names); k++)
+			fprintf(out, ",%.*s_%s_us", base_len, st_figures[f].key, stat_names[k]);
+		fprintf(out, ",%.*s_n", base_len, st_figures[f].key);
+	}
+	fputs(",incremental_setup_us,incremental_teardown_us,incremental_deferred_us\n", out);
+}
+
+static void row(const struct st_measurement *m, size_t i, FILE *out)
+{
+	const struct st_set *set = &m->sets[i];
+
+	fprintf(out, "%s,%d", set->name, set->alone);
+	for (int f = 0; f < ST_FIG_COUNT; f++) {
+		struct st_stats s;
+
+		if (!set->fig[f].n || st_stats_compute(set->fig[f].v, set->fig[f].n, &s) < 0) {
+			fputs(",,,,,,", out);
+			continue;
+		}
+		fprintf(out, ",%.3f,%.3f,%.3f,%.3f,%.3f,%zu", s.min, s.median, s.p95, s.mean, s.stddev, s.n);
+	}
+	fprintf(out, ",%.3f,%.3f,", st_report_increment(m, i, ST_FIG_SETUP),
+		st_report_increment(m, i, ST_FIG_TEARDOWN));
+	if (set->mask && set->fig[ST_FIG_DEFERRED].n)
+		fprintf(out, "%.3f", st_report_increment(m, i, ST_FIG_DEFERRED));
+	fputc('\n', out);
+}
+
+int st_report_write_csv(const struct st_report *r, FILE *out, struct st_error *err)
+{
+	header(out);
+	for (size_t i = 0; r->m && i < r->m->nsets; i++)
+		row(r->m, i, out);
+	if (ferror(out))
+		return st_error_set(err, EIO, "report: writing CSV");
+	return 0;
+}

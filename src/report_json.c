@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: MIT
+#include <string.h>
+
+#include "sandboxtime/clock.h"
+#include "sandboxtime/report.h"
+#include "sandboxtime/version.h"
+
+static json_t *stats_json(const struct st_samples *s)
+{
+	struct st_stats st;
+	json_t *samples;
+
+	if (s->n == 0 || st_stats_compute(s->v, s->n, &st) < 0)
+		return json_null();
+	samples = json_array();
+	for (size_t i = 0; i < s->n; i++)
+		json_array_append_new(samples, json_real(s->v[i]));
+	return json_pack("{s:f,s:f,s:f,s:f,s:f,s:I,s:o}", "min", st.min, "median", st.median, "p95",
+			 st.p95, "mean", st.mean, "stddev", st.stddev, "n", (json_int_t)st.n, "samples",
+			 samples);
+}
+
+static json_t *host_json(const struct st_host *h)
+{
+	return json_pack("{s:s,s:i,s:s,s:b,s:I,s:o,s:o,s:s,s:o}", "kernel", h->kernel, "cpus", h->cpus,
+			 "cpu_model", h->cpu_model, "rootless", h->rootless, "uid", (json_int_t)h->uid,
+			 "pinned_cpu", h->pinned_cpu >= 0 ? json_integer(h->pinned_cpu) : json_null(),
+			 "rcu_expedited",
+			 h->rcu_expedited >= 0 ? json_integer(h->rcu_expedited) : json_null(), "cgroup",
+			 h->cgroup, "virtualized",
+			 h->virtualized >= 0 ? json_boolean(h->virtualized) : json_null());
+}
+
+static json_t *layer_names_json(unsigned int mask)
+{
+	json_t *a = json_array();
+
+	for (int l = 0; l < ST_LAYER_COUNT; l++)
+		if (mask & ST_LAYER_BIT(l))
+			json_array_append_new(a, json_string(st_layers[l].name));
+	return a;
+}
+
+static json_t *config_json(const struct st_report *r)
+{
+	const struct st_opts *o = r->opts;
+
+	return json_pack("{s:o,s:s,s:I,s:I,s:I,s:o,s:b}", "ns", layer_names_json(r->mask), "net",
+			 st_net_mode_names[o->net], "repeat", (json_int_t)o->repeat, "warmup",
+			 (json_int_t)o->warmup, "deferred_repeat", (json_int_t)o->deferred_repeat,
+			 "cold_ms", o->cold_ms ? json_integer(o->cold_ms) : json_null(), "alone",
+			 o->alone);
+}
+
+static json_t *flags_json(unsigned int mask)
+{
+	json_t *a = json_array();
+
+	json_array_append_new(a, json_string("SIGCHLD"));
+	for (int l = 0; l < ST_LAYER_COUNT; l++)
+		if (mask & ST_LAYER_BIT(l))
+			json_array_append_new(a, json_string(st_layers[l].flag_name));
+	return a;
+}
+
+static json_t *increment_json(const struct st_measurement *m, size_t i)
+{
+	const struct st_set *set = &m->sets[i];
+
+	return json_pack("{s:f,s:f,s:o}", "setup_us", st_report_increment(m, i, ST_FIG_SETUP),
+			 "teardown_us", st_report_increment(m, i, ST_FIG_TEARDOWN), "deferred_us",
+			 set->fig[ST_FIG_DEFERRED].n && set->mask
+				 ? json_real(st_report_increment(m, i, ST_FIG_DEFERRED))
+				 : json_null());
+}
+
+static json_t *set_json(const struct st_measurement *m, size_t i)
+{
+	const struct st_set *set = &m->sets[i];
+	json_t *o = json_pack("{s:s,s:b,s:o}", "layer", set->name, "available", 1, "flags",
+			      flags_json(set->mask));
+
+	for (int f = 0; f < ST_FIG_COUNT; f++) {
+		int cold = f >= ST_FIG_SETUP_COLD;
+
+		/* Cold figures exist only with --cold; deferred is null for base. */
+		if (cold && !set->fig[f].n)
+			continue;
+		json_object_set_new(o, st_figures[f].key, stats_json(&set->fig[f]));
+	}
+	json_object_set_new(o, "deferred_probes", json_integer((json_int_t)set->deferred_probes));
+	json_object_set_new(o, "incremental", increment_json(m, i));
+	return o;
+}
+
+/* The alone figures of layer @l, if measured: that layer against the base. */
+static json_t *alone_json(const struct st_measurement *m, int l)
+{
+	for (size_t i = 0; i < m->nsets; i++)
+		if (m->sets[i].alone && m->sets[i].layer == l)
+			return increment_json(m, i);
+	return NULL;
+}
+
+static json_t *layers_json(const struct st_report *r)
+{
+	json_t *a = json_array();
+	const struct st_measurement *m = r->m;
+
+	if (m && m->nsets)
+		json_array_append_new(a, set_json(m, 0));
+	for (int l = 0; l < ST_LAYER_COUNT; l++) {
+		if (r->unavailable & ST_LAYER_BIT(l)) {
+			json_array_append_new(a, json_pack("{s:s,s:b,s:s}", "layer", st_layers[l].name,
+							   "available", 0, "reason",
+							   strerror(r->layer_errnum[l])));
+			continue;
+		}
+		for (size_t i = 0; m && i < m->nsets; i++) {
+			json_t *o, *alone;
+
+			if (m->sets[i].alone || m->sets[i].layer != l)
+				continue;
+			o = set_json(m, i);
+			alone = alone_json(m, l);
+			if (alone)
+				json_object_set_new(o, "alone", alone);
+			json_array_append_new(a, o);
+		}
+	}
+	return a;
+}
+
+static json_t *steps_json(const struct st_steps *steps)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; steps && i < steps->n; i++)
+		json_array_append_new(a, json_pack("{s:s,s:f}", "step", steps->v[i].name, "us",
+						   steps->v[i].us));
+	return a;
+}
+
+static double tv_us(struct timeval tv)
+{
+	return (double)tv.tv_sec * 1e6 + (double)tv.tv_usec;
+}
+
+static json_t *workload_json(const struct st_opts *o, const struct st_workload *w)
+{
+	json_t *argv = json_array();
+
+	for (char **a = o->argv; a && *a; a++)
+		json_array_append_new(argv, json_string(*a));
+	return json_pack("{s:o,s:i,s:o,s:f,s:f,s:f,s:I}", "argv", argv, "exit_code", w->exit_code,
+			 "signal", WIFSIGNALED(w->status) ? json_integer(WTERMSIG(w->status)) : json_null(),
+			 "wall_us", st_ns_to_us(w->wall_ns), "user_us", tv_us(w->ru.ru_utime), "sys_us",
+			 tv_us(w->ru.ru_stime), "max_rss_kb", (json_int_t)w->ru.ru_maxrss);
+}
+
+json_t *st_report_json(const struct st_report *r)
+{
+	json_t *doc = json_object();
+	json_t *errors = json_array();
+
+	json_object_set_new(doc, "schema", json_string(ST_SCHEMA));
+	json_object_set_new(doc, "tool", json_pack("{s:s,s:s}", "name", "sandboxtime", "version",
+						   ST_VERSION));
+	json_object_set_new(doc, "host", host_json(&r->host));
+	json_object_set_new(doc, "config", config_json(r));
+	json_object_set_new(doc, "layers", layers_json(r));
+	if (r->m)
+		json_object_set_new(doc, "measurement",
+				    json_pack("{s:f,s:f}", "elapsed_us", st_ns_to_us(r->m->elapsed_ns),
+					      "deferred_wait_us", st_ns_to_us(r->m->deferred_wait_ns)));
+	if (r->opts->command == ST_CMD_RUN) {
+		json_object_set_new(doc, "steps", steps_json(r->steps));
+		json_object_set_new(doc, "workload",
+				    r->workload ? workload_json(r->opts, r->workload) : json_null());
+	}
+	for (size_t i = 0; i < r->nerrors; i++)
+		json_array_append_new(errors, json_string(r->errors[i]));
+	json_object_set_new(doc, "errors", errors);
+	return doc;
+}
+
+int st_report_write_json(const struct st_report *r, FILE *out, struct st_error *err)
+{
+	json_auto_t *doc = st_report_json(r);
+
+	if (!doc)
+		return st_error_set(err, ENOMEM, "report: building JSON");
+	if (json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9)) < 0 ||
+	    fputc('\n', out) == EOF)
+		return st_error_set(err, errno ? errno : EIO, "report: writing JSON");
+	return 0;
+}

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: MIT
+#include <string.h>
+
+#include "sandboxtime/clock.h"
+#include "sandboxtime/report.h"
+#include "sandboxtime/version.h"
+
+#define BAR_WIDTH 24
+
+/* The table's columns: one figure's median, or its increment over the reference. */
+struct column {
+	const char *heading;
+	enum st_figure fig;
+	int increment;
+};
+
+static const struct column columns[] = {
+	{ "setup", ST_FIG_SETUP, 0 },
+	{ "ready", ST_FIG_READY, 0 },
+	{ "teardown", ST_FIG_TEARDOWN, 0 },
+	{ "deferred", ST_FIG_DEFERRED, 0 },
+	{ "+setup", ST_FIG_SETUP, 1 },
+	{ "+teardown", ST_FIG_TEARDOWN, 1 },
+	{ "+deferred", ST_FIG_DEFERRED, 1 },
+};
+
+static void print_header(const struct st_report *r, FILE *out)
+{
+	const struct st_host *h = &r->host;
+	const struct st_opts *o = r->opts;
+
+	fprintf(out, "sandboxtime %s: kernel %s, %d CPUs (%s)%s, %s, ", ST_VERSION, h->kernel, h->cpus,
+		h->cpu_model[0] ? h->cpu_model : "unknown model", h->virtualized == 1 ? " in a VM" : "",
+		h->rootless ? "rootless" : "root");
+	if (h->pinned_cpu >= 0)
+		fprintf(out, "pinned to CPU %d", h->pinned_cpu);
+	else
+		fputs("not pinned", out);
+	fprintf(out, ", rcu_expedited %d, cgroup %s\n", h->rcu_expedited, h->cgroup);
+	if (r->m)
+		fprintf(out,
+			"%u runs after %u warm-up, interleaved; deferred: %u runs; medians in microseconds\n",
+			o->repeat, o->warmup, o->deferred_repeat);
+}
+
+static double cell_value(const struct st_measurement *m, size_t i, const struct column *c,
+			 int *empty)
+{
+	const struct st_set *set = &m->sets[i];
+
+	*empty = set->fig[c->fig].n == 0;
+	return c->increment ? st_report_increment(m, i, c->fig) : st_set_median(set, c->fig);
+}
+
+/* What a layer makes the caller wait for: its setup and teardown increments. */
+static double bar_value(const struct st_measurement *m, size_t i)
+{
+	double v = st_report_increment(m, i, ST_FIG_SETUP) + st_report_increment(m, i, ST_FIG_TEARDOWN);
+
+	return v > 0 ? v : 0;
+}
+
+static void print_bar(FILE *out, double v, double max)
+{
+	int n = max > 0 ? (int)(v / max * BAR_WIDTH + 0.5) : 0;
+
+	fputc(' ', out);
+	for (int k = 0; k < n; k++)
+		fputs("\u2588", out);
+}
+
+static void print_set_row(const struct st_measurement *m, size_t i, FILE *out, double bar_max)
+{
+	const struct st_set *set = &m->sets[i];
+	char name[24];
+
+	snprintf(name, sizeof(name), "%s%s", set->alone ? "alone:" : "", set->name);
+	fprintf(out, "%-12s", name);
+	for (size_t c = 0; c < ARRAY_SIZE(columns); c++) {
+		int empty;
+		double v = cell_value(m, i, &columns[c], &empty);
+
+		if (empty)
+			fprintf(out, " %10s", "-");
+		else
+			fprintf(out, " %10.1f", v);
+	}
+	if (bar_max > 0 && set->layer >= 0)
+		print_bar(out, bar_value(m, i), bar_max);
+	fputc('\n', out);
+}
+
+static void print_samples(const struct st_measurement *m, FILE *out)
+{
+	for (size_t i = 0; i < m->nsets; i++) {
+		const struct st_set *set = &m->sets[i];
+
+		for (int f = 0; f < ST_FIG_COUNT; f++) {
+			struct st_stats s;
+
+			if (!set->fig[f].n || st_stats_compute(set->fig[f].v, set->fig[f].n, &s) < 0)
+				continue;
+			fprintf(out, "  %s%-8s %-15s min %9.1f  median %9.1f  p95 %9.1f  mean %9.1f  stddev %8.1f  n %zu\n",
+				set->alone ? "alone:" : "", set->name, st_figures[f].key, s.min, s.median, s.p95,
+				s.mean, s.stddev, s.n);
+		}
+	}
+}
+
+static void print_layers(const struct st_report *r, FILE *out, int tty)
+{
+	const struct st_measurement *m = r->m;
+	double bar_max = 0;
+
+	if (tty)
+		for (size_t i = 1; i < m->nsets; i++)
+			if (bar_value(m, i) > bar_max)
+				bar_max = bar_value(m, i);
+	fprintf(out, "\n%-12s", "LAYER");
+	for (size_t c = 0; c < ARRAY_SIZE(columns); c++)
+		fprintf(out, " %10s", columns[c].heading);
+	fputc('\n', out);
+	for (size_t i = 0; i < m->nsets; i++)
+		print_set_row(m, i, out, bar_max);
+	for (int l = 0; l < ST_LAYER_COUNT; l++)
+		if (r->unavailable & ST_LAYER_BIT(l))
+			fprintf(out, "%-12s unavailable: %s\n", st_layers[l].name, strerror(r->layer_errnum[l]));
+	fprintf(out, "(+: cost over the previous row; deferred: until the kernel freed the namespaces, after the reap; waited %.0f ms for it)\n",
+		st_ns_to_us(m->deferred_wait_ns) / 1000.0);
+	if (r->opts->verbose)
+		print_samples(m, out);
+}
+
+static void print_run(const struct st_report *r, FILE *out)
+{
+	const struct st_workload *w = r->workload;
+
+	if (r->steps && r->steps->n) {
+		fprintf(out, "\n%-16s %10s\n", "STEP", "us");
+		for (size_t i = 0; i < r->steps->n; i++)
+			fprintf(out, "%-16s %10.1f\n", r->steps->v[i].name, r->steps->v[i].us);
+	}
+	if (!w)
+		return;
+	fprintf(out, "\nworkload: ");
+	if (WIFSIGNALED(w->status))
+		fprintf(out, "killed by %s (exit %d)", strsignal(WTERMSIG(w->status)), w->exit_code);
+	else
+		fprintf(out, "exit %d", w->exit_code);
+	fprintf(out, ", wall %.1f us, user %.1f us, sys %.1f us, max RSS %ld KiB\n",
+		st_ns_to_us(w->wall_ns), (double)w->ru.ru_utime.tv_sec * 1e6 + (double)w->ru.ru_utime.tv_usec,
+		(double)w->ru.ru_stime.tv_sec * 1e6 + (double)w->ru.ru_stime.tv_usec,
+		w->ru.ru_maxrss);
+}
+
+int st_report_write_table(const struct st_report *r, FILE *out, int tty, struct st_error *err)
+{
+	print_header(r, out);
+	if (r->m)
+		print_layers(r, out, tty);
+	print_run(r, out);
+	for (size_t i = 0; i < r->nerrors; i++)
+		fprintf(out, "note: %s\n", r->errors[i]);
+	if (ferror(out))
+		return st_error_set(err, EIO, "report: writing the table");
+	return 0;
+}

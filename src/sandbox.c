@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: MIT
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <sys/syscall.h>
+
+#include "sandboxtime/clock.h"
+#include "sandboxtime/init.h"
+#include "sandboxtime/layer.h"
+#include "sandboxtime/ns_mount.h"
+#include "sandboxtime/ns_net.h"
+#include "sandboxtime/ns_user.h"
+#include "sandboxtime/ns_uts.h"
+#include "sandboxtime/sandbox.h"
+#include "sandboxtime/signals.h"
+#include "sandboxtime/spawn.h"
+
+/* What the child reports once the sandbox is configured, before exec. */
+struct setup_report {
+	int failed;
+	struct st_error err;
+	struct st_steps steps;
+};
+
+/* The pipes between sandboxtime and the sandbox; every end is O_CLOEXEC. */
+struct channel {
+	int go_rd, go_wr;         /* parent -> child: "id maps written, go" */
+	int report_rd, report_wr; /* child -> parent: setup_report, st_init_report */
+	int exec_rd, exec_wr;     /* workload -> parent: errno of a failed exec */
+};
+
+static void channel_close(struct channel *ch)
+{
+	closep(&ch->go_rd);
+	closep(&ch->go_wr);
+	closep(&ch->report_rd);
+	closep(&ch->report_wr);
+	closep(&ch->exec_rd);
+	closep(&ch->exec_wr);
+}
+
+static int channel_open(struct channel *ch, struct st_error *err)
+{
+	int fds[3][2];
+
+	memset(ch, -1, sizeof(*ch));
+	for (int i = 0; i < 3; i++) {
+		if (pipe2(fds[i], O_CLOEXEC) < 0) {
+			int e = errno;
+
+			while (--i >= 0) {
+				close(fds[i][0]);
+				close(fds[i][1]);
+			}
+			return st_error_set(err, e, "sandbox: pipe");
+		}
+	}
+	ch->go_rd = fds[0][0];
+	ch->go_wr = fds[0][1];
+	ch->report_rd = fds[1][0];
+	ch->report_wr = fds[1][1];
+	ch->exec_rd = fds[2][0];
+	ch->exec_wr = fds[2][1];
+	return 0;
+}
+
+void st_steps_add(struct st_steps *steps, const char *name, uint64_t ns)
+{
+	struct st_step *s;
+
+	if (steps->n >= ST_MAX_STEPS)
+		return;
+	s = &steps->v[steps->n++];
+	snprintf(s->name, sizeof(s->name), "%s", name);
+	s->us = st_ns_to_us(ns);
+}
+
+/* Runs one step, and records its duration if it worked. */
+#define TIMED_STEP(steps, name, call)                            \
+	({                                                       \
+		uint64_t _t0 = st_now_ns();                      \
+		int _r = (call);                                 \
+		if (_r == 0)                                     \
+			st_steps_add(steps, name, st_now_ns() - _t0); \
+		_r;                                              \
+	})
+
+static int configure_inside(const struct st_sandbox_config *cfg, struct st_steps *steps,
+			    struct st_error *err)
+{
+	unsigned int m = cfg->mask;
+	int ret = 0;
+
+	if (m & ST_LAYER_BIT(ST_LAYER_UTS))
+		ret = TIMED_STEP(steps, "sethostname", st_ns_uts_set_hostname(cfg->hostname, err));
+	if (ret == 0 && (m & ST_LAYER_BIT(ST_LAYER_MOUNT)))
+		ret = TIMED_STEP(steps, "mount_private", st_ns_mount_make_private(err));
+	/* A fresh /proc only where it cannot hide the host's: own mounts and pids. */
+	if (ret == 0 && (m & ST_LAYER_BIT(ST_LAYER_MOUNT)) && (m & ST_LAYER_BIT(ST_LAYER_PID)))
+		ret = TIMED_STEP(steps, "mount_proc", st_ns_mount_proc(err));
+	if (ret == 0 && (m & ST_LAYER_BIT(ST_LAYER_NET)))
+		ret = TIMED_STEP(steps, "lo_up", st_ns_net_lo_up(err));
+	return ret;
+}
+
+static void _noreturn_ sandbox_child(const struct st_sandbox_config *cfg, struct channel *ch)
+{
+	struct setup_report rep;
+	char go = 0;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	closep(&ch->go_wr);
+	closep(&ch->report_rd);
+	closep(&ch->exec_rd);
+	/* A byte means go; EOF alone means the parent died before it could say so. */
+	if (TEMP_FAILURE_RETRY(read(ch->go_rd, &go, 1)) != 1)
+		_exit(ST_EXIT_FAILURE);
+	closep(&ch->go_rd);
+
+	memset(&rep, 0, sizeof(rep));
+	if (configure_inside(cfg, &rep.steps, &rep.err) < 0)
+		rep.failed = 1;
+	if (write(ch->report_wr, &rep, sizeof(rep)) != (ssize_t)sizeof(rep) || rep.failed)
+		_exit(ST_EXIT_FAILURE);
+	if (cfg->no_init)
+		st_exec_workload(cfg->argv, ch->exec_wr);
+	st_init_run(cfg->argv, ch->exec_wr, ch->report_wr, !!(cfg->mask & ST_LAYER_BIT(ST_LAYER_PID)));
+}
+
+/* The parent's part of the user layer: the child's id maps. */
+static int configure_user(const struct st_sandbox_config *cfg, pid_t pid, struct st_steps *steps,
+			  struct st_error *err)
+{
+	int identity = !cfg->rootless;
+	int ret = 0;
+
+	if (!(cfg->mask & ST_LAYER_BIT(ST_LAYER_USER)))
+		return 0;
+	/* Unprivileged, gid_map may only be written once setgroups is denied. */
+	if (cfg->rootless)
+		ret = TIMED_STEP(steps, "setgroups", st_ns_user_deny_setgroups(pid, err));
+	if (ret == 0)
+		ret = TIMED_STEP(steps, "uid_map", st_ns_user_write_uid_map(pid, geteuid(), identity, err));
+	if (ret == 0)
+		ret = TIMED_STEP(steps, "gid_map", st_ns_user_write_gid_map(pid, getegid(), identity, err));
+	return ret;
+}
+
+/* Waits for the sandbox to end, passing on every forwarded signal. */
+static int wait_forwarding(pid_t pid, int *status, struct rusage *ru, struct st_error *err)
+{
+	_cleanup_close_ int sfd = signalfd(-1, st_signals_forwarded(), SFD_CLOEXEC);
+	_cleanup_close_ int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+
+	if (sfd < 0 || pidfd < 0)
+		return st_error_set(err, errno, "sandbox: %s", sfd < 0 ? "signalfd" : "pidfd_open");
+	for (;;) {
+		struct pollfd p[2] = { { .fd = pidfd, .events = POLLIN }, { .fd = sfd, .events = POLLIN } };
+		struct signalfd_siginfo si;
+
+		if (poll(p, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			return st_error_set(err, errno, "sandbox: poll");
+		}
+		if (p[1].revents & POLLIN &&
+		    TEMP_FAILURE_RETRY(read(sfd, &si, sizeof(si))) == (ssize_t)sizeof(si))
+			kill(pid, (int)si.ssi_signo);
+		if (p[0].revents & POLLIN)
+			return st_reap_usage(pid, status, ru, err);
+	}
+}
+
+/* EOF on the exec pipe: CMD was executed. An int: the errno that stopped it. */
+static int check_exec(struct channel *ch, struct st_workload *w, const char *cmd,
+		      struct st_error *err)
+{
+	int e;
+	ssize_t n = TEMP_FAILURE_RETRY(read(ch->exec_rd, &e, sizeof(e)));
+
+	if (n == 0)
+		return 0;
+	if (n != (ssize_t)sizeof(e))
+		return st_error_set(err, EPROTO, "sandbox: lost the exec status of '%s'", cmd);
+	w->exec_errno = e;
+	w->exit_code = e == ENOENT ? ST_EXIT_NOT_FOUND : ST_EXIT_CANNOT_EXEC;
+	return st_error_set(err, e, "cannot execute '%s'", cmd);
+}
+
+static int collect_result(const struct st_sandbox_config *cfg, struct channel *ch, pid_t pid,
+			  uint64_t start, struct st_workload *w, struct st_error *err)
+{
+	struct st_init_report rep;
+	struct rusage ru;
+	int status, ret;
+
+	ret = wait_forwarding(pid, &status, &ru, err);
+	if (ret < 0)
+		return ret;
+	if (cfg->no_init) {
+		w->status = status;
+		w->ru = ru;
+		w->wall_ns = st_now_ns() - start;
+	} else if (TEMP_FAILURE_RETRY(read(ch->report_rd, &rep, sizeof(rep))) == (ssize_t)sizeof(rep)) {
+		w->status = rep.status;
+		w->ru = rep.ru;
+		w->wall_ns = rep.wall_ns;
+	} else {
+		/* The init itself died (killed from outside): report what killed it. */
+		w->status = status;
+		w->ru = ru;
+		w->wall_ns = st_now_ns() - start;
+	}
+	w->exit_code = st_status_to_exit(w->status);
+	return 0;
+}
+
+int st_sandbox_run(const struct st_sandbox_config *cfg, struct st_steps *steps,
+		   struct st_workload *w, struct st_error *err)
+{
+	struct channel ch __attribute__((cleanup(channel_close)));
+	_cleanup_pid_ pid_t pid = -1;
+	struct setup_report rep;
+	uint64_t t0, start;
+	int ret;
+
+	memset(w, 0, sizeof(*w));
+	ret = channel_open(&ch, err);
+	if (ret < 0)
+		return ret;
+	t0 = st_now_ns();
+	pid = st_clone3(st_layer_flags(cfg->mask), err);
+	if (pid < 0)
+		return st_error_wrap(err, "sandbox");
+	if (pid == 0)
+		sandbox_child(cfg, &ch);
+	st_steps_add(steps, "clone", st_now_ns() - t0);
+	closep(&ch.go_rd);
+	closep(&ch.report_wr);
+	closep(&ch.exec_wr);
+
+	ret = configure_user(cfg, pid, steps, err);
+	if (ret < 0)
+		return ret;
+	if (write(ch.go_wr, "g", 1) != 1)
+		return st_error_set(err, errno, "sandbox: releasing the child");
+	closep(&ch.go_wr);
+	start = st_now_ns();
+
+	if (TEMP_FAILURE_RETRY(read(ch.report_rd, &rep, sizeof(rep))) != (ssize_t)sizeof(rep))
+		return st_error_set(err, EPROTO, "sandbox: the child died while configuring it");
+	if (rep.failed) {
+		*err = rep.err;
+		return st_error_wrap(err, "sandbox");
+	}
+	for (size_t i = 0; i < rep.steps.n; i++)
+		steps->v[steps->n < ST_MAX_STEPS ? steps->n++ : steps->n - 1] = rep.steps.v[i];
+
+	ret = check_exec(&ch, w, cfg->argv[0], err);
+	if (ret < 0)
+		return ret;
+	ret = collect_result(cfg, &ch, pid, start, w, err);
+	if (ret == 0)
+		take_pid(&pid);
+	return ret;
+}

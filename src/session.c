@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: MIT
+#include <sched.h>
+#include <string.h>
+
+#include "sandboxtime/session.h"
+#include "sandboxtime/spawn.h"
+
+static int pin_cpu(int cpu, struct st_error *err)
+{
+	cpu_set_t set;
+
+	if (cpu < 0)
+		return 0;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set) < 0)
+		return st_error_set(err, errno, "--cpu: cannot pin to CPU %d (this machine has %ld online)",
+				    cpu, sysconf(_SC_NPROCESSORS_ONLN));
+	return 0;
+}
+
+static int open_output(struct st_session *s, struct st_error *err)
+{
+	const char *path = s->opts->output;
+
+	s->out = stderr;
+	if (!path)
+		return 0;
+	s->out = fopen(path, "we");
+	if (!s->out) {
+		s->out = stderr;
+		return st_error_set(err, errno, "--output: cannot write '%s'", path);
+	}
+	return 0;
+}
+
+static int choose_layers(struct st_session *s, struct st_error *err)
+{
+	const struct st_opts *o = s->opts;
+	struct st_report *r = &s->report;
+	int errnums[ST_LAYER_COUNT];
+	unsigned int mask = o->ns_mask;
+	int ret;
+
+	/* Without root nothing but user can be created: add it (rootless mode). */
+	if (r->host.rootless && mask)
+		mask |= ST_LAYER_BIT(ST_LAYER_USER);
+	ret = st_layer_probe(mask, r->host.rootless, errnums, err);
+	if (ret < 0)
+		return ret;
+	for (int l = 0; l < ST_LAYER_COUNT; l++) {
+		const char *name = st_layers[l].name;
+
+		if (!(mask & ST_LAYER_BIT(l)) || !errnums[l])
+			continue;
+		if ((o->ns_explicit & ST_LAYER_BIT(l)) || (r->host.rootless && l == ST_LAYER_USER)) {
+			st_error_set(err, errnums[l], "--ns: cannot create a %s namespace", name);
+			st_error_hint(err, st_error_hint_clone(errnums[l], name));
+			return -errnums[l];
+		}
+		mask &= ~ST_LAYER_BIT(l);
+		r->unavailable |= ST_LAYER_BIT(l);
+		r->layer_errnum[l] = errnums[l];
+		st_report_add_error(r, "layer %s unavailable: %s", name, strerror(errnums[l]));
+	}
+	r->mask = mask;
+	return 0;
+}
+
+int st_session_prepare(struct st_session *s, const struct st_opts *o, struct st_error *err)
+{
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	s->opts = o;
+	s->out = stderr;
+	s->report.opts = o;
+	ret = pin_cpu(o->cpu, err);
+	if (ret == 0)
+		ret = open_output(s, err);
+	if (ret < 0)
+		return ret;
+	st_host_collect(&s->report.host, o->cpu);
+	return choose_layers(s, err);
+}
+
+int st_session_measure(struct st_session *s, struct st_error *err)
+{
+	const struct st_opts *o = s->opts;
+	struct st_measure_config cfg = {
+		.mask = s->report.mask,
+		.rootless = s->report.host.rootless,
+		.repeat = o->repeat,
+		.warmup = o->warmup,
+		.deferred_repeat = o->deferred_repeat,
+		.cold_ms = o->cold_ms,
+		.alone = o->alone,
+	};
+	int ret;
+
+	/* Progress only where a person watches: stderr is a terminal. */
+	if (!o->quiet && isatty(STDERR_FILENO))
+		cfg.progress = st_report_progress;
+	ret = st_measure_run(&cfg, &s->m, err);
+	st_report_progress_done();
+	if (ret == 0)
+		s->report.m = &s->m;
+	return ret;
+}
+
+int st_session_report(struct st_session *s, struct st_error *err)
+{
+	int ret = 0;
+
+	if (!s->opts->quiet)
+		ret = st_report_write(&s->report, s->out, err);
+	if (fflush(s->out) == EOF && ret == 0)
+		ret = st_error_set(err, errno, "report: writing '%s'", s->opts->output ? s->opts->output : "stderr");
+	return ret;
+}
+
+void st_session_end(struct st_session *s)
+{
+	st_measurement_free(&s->m);
+	if (s->out && s->out != stderr)
+		fclose(s->out);
+	s->out = NULL;
+}
+
+int st_session_failure_code(const struct st_session *s)
+{
+	if (s->m.interrupted_by)
+		return ST_EXIT_SIGNAL_BASE + s->m.interrupted_by;
+	return ST_EXIT_FAILURE;
+}

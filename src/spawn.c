@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: MIT
+#include <linux/sched.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+
+#include "sandboxtime/spawn.h"
+
+pid_t st_clone3(uint64_t flags, struct st_error *err)
+{
+	struct clone_args args;
+	long pid;
+
+	memset(&args, 0, sizeof(args));
+	args.flags = flags;
+	args.exit_signal = SIGCHLD;
+	pid = syscall(SYS_clone3, &args, sizeof(args));
+	if (pid < 0)
+		return st_error_set(err, errno, "clone3");
+	return (pid_t)pid;
+}
+
+pid_t st_fork_child(struct st_error *err)
+{
+	pid_t parent = getpid();
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return st_error_set(err, errno, "fork");
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		/* The parent may have died before prctl: then nobody would kill us. */
+		if (getppid() != parent)
+			_exit(1);
+	}
+	return pid;
+}
+
+int st_reap_usage(pid_t pid, int *status, struct rusage *ru, struct st_error *err)
+{
+	int st;
+
+	if (TEMP_FAILURE_RETRY(wait4(pid, &st, __WALL, ru)) < 0)
+		return st_error_set(err, errno, "waitpid %d", pid);
+	if (status) {
+		*status = st;
+		return 0;
+	}
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+		return 0;
+	if (WIFSIGNALED(st))
+		return st_error_set(err, EPROTO, "child %d killed by signal %d", pid, WTERMSIG(st));
+	return st_error_set(err, EPROTO, "child %d exited with status %d", pid, WEXITSTATUS(st));
+}
+
+int st_reap(pid_t pid, int *status, struct st_error *err)
+{
+	return st_reap_usage(pid, status, NULL, err);
+}
+
+int st_status_to_exit(int status)
+{
+	if (WIFSIGNALED(status))
+		return ST_EXIT_SIGNAL_BASE + WTERMSIG(status);
+	return WEXITSTATUS(status);
+}
