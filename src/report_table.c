@@ -7,21 +7,34 @@
 
 #define BAR_WIDTH 24
 
-/* The table's columns: one figure's median, or its increment over the reference. */
+/*
+ * A column: one figure's median, its increment over the reference set, or
+ * its ratio to another figure of the same set (cold over warm).
+ */
 struct column {
 	const char *heading;
 	enum st_figure fig;
 	int increment;
+	int ratio_to; /* a figure + 1, or 0 */
 };
 
-static const struct column columns[] = {
-	{ "setup", ST_FIG_SETUP, 0 },
-	{ "ready", ST_FIG_READY, 0 },
-	{ "teardown", ST_FIG_TEARDOWN, 0 },
-	{ "deferred", ST_FIG_DEFERRED, 0 },
-	{ "+setup", ST_FIG_SETUP, 1 },
-	{ "+teardown", ST_FIG_TEARDOWN, 1 },
-	{ "+deferred", ST_FIG_DEFERRED, 1 },
+static const struct column warm_columns[] = {
+	{ .heading = "setup", .fig = ST_FIG_SETUP, .increment = 0 },
+	{ .heading = "ready", .fig = ST_FIG_READY, .increment = 0 },
+	{ .heading = "teardown", .fig = ST_FIG_TEARDOWN, .increment = 0 },
+	{ .heading = "deferred", .fig = ST_FIG_DEFERRED, .increment = 0 },
+	{ .heading = "+setup", .fig = ST_FIG_SETUP, .increment = 1 },
+	{ .heading = "+teardown", .fig = ST_FIG_TEARDOWN, .increment = 1 },
+	{ .heading = "+deferred", .fig = ST_FIG_DEFERRED, .increment = 1 },
+};
+
+static const struct column cold_columns[] = {
+	{ .heading = "setup", .fig = ST_FIG_SETUP_COLD, .increment = 0 },
+	{ .heading = "ready", .fig = ST_FIG_READY_COLD, .increment = 0 },
+	{ .heading = "teardown", .fig = ST_FIG_TEARDOWN_COLD, .increment = 0 },
+	{ .heading = "+setup", .fig = ST_FIG_SETUP_COLD, .increment = 1 },
+	{ .heading = "setup x", .fig = ST_FIG_SETUP_COLD, .increment = 0, .ratio_to = ST_FIG_SETUP + 1 },
+	{ .heading = "ready x", .fig = ST_FIG_READY_COLD, .increment = 0, .ratio_to = ST_FIG_READY + 1 },
 };
 
 static void print_header(const struct st_report *r, FILE *out)
@@ -49,6 +62,12 @@ static double cell_value(const struct st_measurement *m, size_t i, const struct 
 	const struct st_set *set = &m->sets[i];
 
 	*empty = set->fig[c->fig].n == 0;
+	if (c->ratio_to) {
+		double base = st_set_median(set, (enum st_figure)(c->ratio_to - 1));
+
+		*empty = *empty || base <= 0;
+		return *empty ? 0 : st_set_median(set, c->fig) / base;
+	}
 	return c->increment ? st_report_increment(m, i, c->fig) : st_set_median(set, c->fig);
 }
 
@@ -69,21 +88,22 @@ static void print_bar(FILE *out, double v, double max)
 		fputs("\u2588", out);
 }
 
-static void print_set_row(const struct st_measurement *m, size_t i, FILE *out, double bar_max)
+static void print_set_row(const struct st_measurement *m, size_t i, const struct column *columns,
+			  size_t ncolumns, FILE *out, double bar_max)
 {
 	const struct st_set *set = &m->sets[i];
 	char name[24];
 
 	snprintf(name, sizeof(name), "%s%s", set->alone ? "alone:" : "", set->name);
 	fprintf(out, "%-12s", name);
-	for (size_t c = 0; c < ARRAY_SIZE(columns); c++) {
+	for (size_t c = 0; c < ncolumns; c++) {
 		int empty;
 		double v = cell_value(m, i, &columns[c], &empty);
 
 		if (empty)
 			fprintf(out, " %10s", "-");
 		else
-			fprintf(out, " %10.1f", v);
+			fprintf(out, columns[c].ratio_to ? " %9.2fx" : " %10.1f", v);
 	}
 	if (bar_max > 0 && set->layer >= 0)
 		print_bar(out, bar_value(m, i), bar_max);
@@ -107,6 +127,17 @@ static void print_samples(const struct st_measurement *m, FILE *out)
 	}
 }
 
+static void print_table(const struct st_measurement *m, const struct column *columns,
+			size_t ncolumns, FILE *out, double bar_max)
+{
+	fprintf(out, "\n%-12s", "LAYER");
+	for (size_t c = 0; c < ncolumns; c++)
+		fprintf(out, " %10s", columns[c].heading);
+	fputc('\n', out);
+	for (size_t i = 0; i < m->nsets; i++)
+		print_set_row(m, i, columns, ncolumns, out, bar_max);
+}
+
 static void print_layers(const struct st_report *r, FILE *out, int tty)
 {
 	const struct st_measurement *m = r->m;
@@ -116,17 +147,16 @@ static void print_layers(const struct st_report *r, FILE *out, int tty)
 		for (size_t i = 1; i < m->nsets; i++)
 			if (bar_value(m, i) > bar_max)
 				bar_max = bar_value(m, i);
-	fprintf(out, "\n%-12s", "LAYER");
-	for (size_t c = 0; c < ARRAY_SIZE(columns); c++)
-		fprintf(out, " %10s", columns[c].heading);
-	fputc('\n', out);
-	for (size_t i = 0; i < m->nsets; i++)
-		print_set_row(m, i, out, bar_max);
+	print_table(m, warm_columns, ARRAY_SIZE(warm_columns), out, bar_max);
 	for (int l = 0; l < ST_LAYER_COUNT; l++)
 		if (r->unavailable & ST_LAYER_BIT(l))
 			fprintf(out, "%-12s unavailable: %s\n", st_layers[l].name, strerror(r->layer_errnum[l]));
 	fprintf(out, "(+: cost over the previous row; deferred: until the kernel freed the namespaces, after the reap; waited %.0f ms for it)\n",
 		st_ns_to_us(m->deferred_wait_ns) / 1000.0);
+	if (r->opts->cold_ms) {
+		fprintf(out, "\nCOLD: after %u ms idle before every sample (x: cold over warm)", r->opts->cold_ms);
+		print_table(m, cold_columns, ARRAY_SIZE(cold_columns), out, 0);
+	}
 	if (r->opts->verbose)
 		print_samples(m, out);
 }
