@@ -15,8 +15,8 @@ static inline uint64_t st_now_ns(void)
 }
 
 /*
- * CPU time of the calling thread. Not in the vDSO (a real syscall), so it is
- * read outside the wall-clock window it accompanies.
+ * CPU time of the calling thread. Not in the vDSO (a real syscall of a few
+ * hundred ns), so callers read it inside the wall window it accompanies.
  */
 static inline uint64_t st_thread_cpu_ns(void)
 {
