@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: MIT
+#include <string.h>
+
 #include "sandboxtime/cmd.h"
 #include "sandboxtime/sandbox.h"
 #include "sandboxtime/session.h"
@@ -21,12 +23,27 @@ int st_cmd_run(const struct st_opts *o, int *exit_code, struct st_error *err)
 		return ret;
 	}
 
-	cfg.mask = s.report.mask;
 	cfg.rootless = s.report.host.rootless;
 	cfg.hostname = o->hostname;
 	cfg.no_init = o->no_init;
 	cfg.argv = o->argv;
+	cfg.mask = s.report.mask;
 	ret = st_sandbox_run(&cfg, &steps, &w, err);
+	/* Not probed yet (--repeat=0): find which layer failed, and why. */
+	if (ret < 0 && w.clone_errno && o->repeat == 0) {
+		struct st_error clone_err = *err;
+
+		ret = st_session_probe_layers(&s, err);
+		if (ret < 0)
+			return ret;
+		if (s.report.mask == cfg.mask) {
+			*err = clone_err;
+			return -clone_err.errnum;
+		}
+		cfg.mask = s.report.mask;
+		memset(&steps, 0, sizeof(steps));
+		ret = st_sandbox_run(&cfg, &steps, &w, err);
+	}
 	if (ret < 0) {
 		if (w.exec_errno)
 			*exit_code = w.exit_code;

@@ -70,30 +70,6 @@ void st_error_hint(struct st_error *err, const char *hint)
 		snprintf(err->hint, sizeof(err->hint), "%s", hint);
 }
 
-/*
- * Where the cause of a failed clone is known, say which knob to turn:
- * users act on hints, not on "Operation not permitted".
- */
-const char *st_error_hint_clone(int errnum, const char *layer)
-{
-	int is_user = layer && strcmp(layer, "user") == 0;
-
-	switch (errnum) {
-	case ENOSPC:
-		return is_user ? "the limit in /proc/sys/user/max_user_namespaces is reached; raise it with sysctl user.max_user_namespaces=N"
-			       : "a /proc/sys/user/max_*_namespaces limit is reached; raise it with sysctl user.max_<type>_namespaces=N";
-	case EPERM:
-		return is_user ? "unprivileged user namespaces are disabled; enable them with sysctl kernel.unprivileged_userns_clone=1, or check user.max_user_namespaces and AppArmor's kernel.apparmor_restrict_unprivileged_userns"
-			       : "creating this namespace needs CAP_SYS_ADMIN: run as root or add the user layer (--ns=user,...)";
-	case EINVAL:
-		return "the kernel does not support this namespace type (check its CONFIG_*_NS option)";
-	case EUSERS:
-		return "too many nested user namespaces (the kernel allows 32 levels)";
-	default:
-		return NULL;
-	}
-}
-
 void st_error_format(const struct st_error *err, char *buf, size_t len)
 {
 	const char *msg = err->msg[0] ? err->msg : "unknown error";

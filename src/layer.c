@@ -1,23 +1,25 @@
 // SPDX-License-Identifier: MIT
 #include <fcntl.h>
 #include <sched.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "sandboxtime/layer.h"
 #include "sandboxtime/spawn.h"
 
-#define ROW(l, n, f, file) \
-	[l] = { .name = n, .flag = f, .flag_name = #f, .ns_file = file, .max_file = "max_" file "_namespaces" }
+#define ROW(l, n, f, file, config)                                                   \
+	[l] = { .name = n, .flag = f, .flag_name = #f, .ns_file = file,                  \
+		.max_file = "max_" file "_namespaces", .kconfig = config }
 
 const struct st_layer_info st_layers[ST_LAYER_COUNT] = {
-	ROW(ST_LAYER_USER, "user", CLONE_NEWUSER, "user"),
-	ROW(ST_LAYER_UTS, "uts", CLONE_NEWUTS, "uts"),
-	ROW(ST_LAYER_IPC, "ipc", CLONE_NEWIPC, "ipc"),
-	ROW(ST_LAYER_PID, "pid", CLONE_NEWPID, "pid"),
-	ROW(ST_LAYER_MOUNT, "mount", CLONE_NEWNS, "mnt"),
-	ROW(ST_LAYER_CGROUP, "cgroup", CLONE_NEWCGROUP, "cgroup"),
-	ROW(ST_LAYER_TIME, "time", CLONE_NEWTIME, "time"),
-	ROW(ST_LAYER_NET, "net", CLONE_NEWNET, "net"),
+	ROW(ST_LAYER_USER, "user", CLONE_NEWUSER, "user", "CONFIG_USER_NS"),
+	ROW(ST_LAYER_UTS, "uts", CLONE_NEWUTS, "uts", "CONFIG_UTS_NS"),
+	ROW(ST_LAYER_IPC, "ipc", CLONE_NEWIPC, "ipc", "CONFIG_IPC_NS"),
+	ROW(ST_LAYER_PID, "pid", CLONE_NEWPID, "pid", "CONFIG_PID_NS"),
+	ROW(ST_LAYER_MOUNT, "mount", CLONE_NEWNS, "mnt", "CONFIG_NAMESPACES"),
+	ROW(ST_LAYER_CGROUP, "cgroup", CLONE_NEWCGROUP, "cgroup", "CONFIG_CGROUPS"),
+	ROW(ST_LAYER_TIME, "time", CLONE_NEWTIME, "time", "CONFIG_TIME_NS"),
+	ROW(ST_LAYER_NET, "net", CLONE_NEWNET, "net", "CONFIG_NET_NS"),
 };
 
 const char *st_layer_names(void)
@@ -87,6 +89,32 @@ int st_layer_parse(const char *list, unsigned int *mask, unsigned int *explicit_
 	*mask = keyword == 1 ? ST_LAYERS_ALL : names;
 	*explicit_mask = names;
 	return 0;
+}
+
+void st_layer_hint(struct st_error *err, int errnum, enum st_layer layer)
+{
+	const struct st_layer_info *info = &st_layers[layer];
+
+	switch (errnum) {
+	case ENOSPC:
+		snprintf(err->hint, sizeof(err->hint),
+			 "the limit in /proc/sys/user/%s is reached; raise it with sysctl user.%s=N",
+			 info->max_file, info->max_file);
+		break;
+	case EPERM:
+		st_error_hint(err, layer == ST_LAYER_USER
+					   ? "unprivileged user namespaces are disabled; enable them with sysctl kernel.unprivileged_userns_clone=1 (Debian) or kernel.apparmor_restrict_unprivileged_userns=0 (Ubuntu)"
+					   : "creating this namespace needs CAP_SYS_ADMIN: run as root or add the user layer (--ns=user,...)");
+		break;
+	case EINVAL:
+		snprintf(err->hint, sizeof(err->hint), "this kernel was built without %s", info->kconfig);
+		break;
+	case EUSERS:
+		st_error_hint(err, "too many nested user namespaces (the kernel allows 32 levels)");
+		break;
+	default:
+		break;
+	}
 }
 
 static void probe_child(unsigned int mask, int rootless, int fd)

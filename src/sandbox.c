@@ -233,8 +233,10 @@ int st_sandbox_run(const struct st_sandbox_config *cfg, struct st_steps *steps,
 		return ret;
 	t0 = st_now_ns();
 	pid = st_clone3(st_layer_flags(cfg->mask), err);
-	if (pid < 0)
+	if (pid < 0) {
+		w->clone_errno = err->errnum;
 		return st_error_wrap(err, "sandbox");
+	}
 	if (pid == 0)
 		sandbox_child(cfg, &ch);
 	st_steps_add(steps, "clone", st_now_ns() - t0);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <sched.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "sandboxtime/session.h"
@@ -34,20 +35,30 @@ static int open_output(struct st_session *s, struct st_error *err)
 	return 0;
 }
 
-static int choose_layers(struct st_session *s, struct st_error *err)
+/* Layers the kernel was built with: /proc/self/ns/<name> exists. No child needed. */
+static void kernel_layers(unsigned int mask, int errnums[ST_LAYER_COUNT])
+{
+	char path[64];
+
+	for (int l = 0; l < ST_LAYER_COUNT; l++) {
+		errnums[l] = 0;
+		snprintf(path, sizeof(path), "/proc/self/ns/%s", st_layers[l].ns_file);
+		if ((mask & ST_LAYER_BIT(l)) && access(path, F_OK) < 0)
+			errnums[l] = errno == ENOENT ? EINVAL : errno;
+	}
+}
+
+/*
+ * Decides the measured layers from the errno each asked layer got: a named
+ * layer that fails is an error, one that came from "all" is reported as
+ * unavailable and left out.
+ */
+static int apply_layer_errors(struct st_session *s, unsigned int mask,
+			      const int errnums[ST_LAYER_COUNT], struct st_error *err)
 {
 	const struct st_opts *o = s->opts;
 	struct st_report *r = &s->report;
-	int errnums[ST_LAYER_COUNT];
-	unsigned int mask = o->ns_mask;
-	int ret;
 
-	/* Without root nothing but user can be created: add it (rootless mode). */
-	if (r->host.rootless && mask)
-		mask |= ST_LAYER_BIT(ST_LAYER_USER);
-	ret = st_layer_probe(mask, r->host.rootless, errnums, err);
-	if (ret < 0)
-		return ret;
 	for (int l = 0; l < ST_LAYER_COUNT; l++) {
 		const char *name = st_layers[l].name;
 
@@ -55,7 +66,7 @@ static int choose_layers(struct st_session *s, struct st_error *err)
 			continue;
 		if ((o->ns_explicit & ST_LAYER_BIT(l)) || (r->host.rootless && l == ST_LAYER_USER)) {
 			st_error_set(err, errnums[l], "--ns: cannot create a %s namespace", name);
-			st_error_hint(err, st_error_hint_clone(errnums[l], name));
+			st_layer_hint(err, errnums[l], (enum st_layer)l);
 			return -errnums[l];
 		}
 		mask &= ~ST_LAYER_BIT(l);
@@ -65,6 +76,46 @@ static int choose_layers(struct st_session *s, struct st_error *err)
 	}
 	r->mask = mask;
 	return 0;
+}
+
+static unsigned int asked_layers(const struct st_session *s)
+{
+	unsigned int mask = s->opts->ns_mask;
+
+	/* Without root nothing but user can be created: add it (rootless mode). */
+	if (s->report.host.rootless && mask)
+		mask |= ST_LAYER_BIT(ST_LAYER_USER);
+	return mask;
+}
+
+int st_session_probe_layers(struct st_session *s, struct st_error *err)
+{
+	unsigned int mask = asked_layers(s);
+	int errnums[ST_LAYER_COUNT];
+	int ret;
+
+	s->report.unavailable = 0;
+	s->report.nerrors = 0;
+	ret = st_layer_probe(mask, s->report.host.rootless, errnums, err);
+	if (ret < 0)
+		return ret;
+	return apply_layer_errors(s, mask, errnums, err);
+}
+
+/*
+ * Measuring needs every layer to work, so probe them all first. A single
+ * launch (--repeat=0) only checks what the kernel was built with: the probe
+ * would cost as much as the sandbox itself, and runs only if the clone fails.
+ */
+static int choose_layers(struct st_session *s, struct st_error *err)
+{
+	unsigned int mask = asked_layers(s);
+	int errnums[ST_LAYER_COUNT];
+
+	if (s->opts->repeat > 0)
+		return st_session_probe_layers(s, err);
+	kernel_layers(mask, errnums);
+	return apply_layer_errors(s, mask, errnums, err);
 }
 
 int st_session_prepare(struct st_session *s, const struct st_opts *o, struct st_error *err)

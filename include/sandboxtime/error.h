@@ -51,7 +51,4 @@ void st_error_hint(struct st_error *err, const char *hint);
  */
 void st_error_format(const struct st_error *err, char *buf, size_t len);
 
-/* Advice for an errno from creating namespace @layer ("user", "net"), or NULL. */
-const char *st_error_hint_clone(int errnum, const char *layer);
-
 #endif

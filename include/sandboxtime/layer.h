@@ -29,6 +29,7 @@ struct st_layer_info {
 	const char *flag_name; /* "CLONE_NEWUTS", for the report */
 	const char *ns_file;   /* /proc/PID/ns/<ns_file> */
 	const char *max_file;  /* /proc/sys/user/<max_file>: the probe's limit */
+	const char *kconfig;   /* the kernel option that provides it */
 };
 
 #define ST_LAYER_BIT(l) (1u << (l))
@@ -53,6 +54,12 @@ uint64_t st_layer_flags(unsigned int mask);
  */
 int st_layer_parse(const char *list, unsigned int *mask, unsigned int *explicit_mask,
 		   struct st_error *err);
+
+/*
+ * Attaches to @err advice on @errnum from creating a namespace of @layer:
+ * which sysctl, limit or kernel option to change.
+ */
+void st_layer_hint(struct st_error *err, int errnum, enum st_layer layer);
 
 /*
  * Tries to create each layer of @mask (after a user namespace when @rootless)

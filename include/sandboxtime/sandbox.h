@@ -34,6 +34,7 @@ struct st_workload {
 	int status;     /* raw wait status of the workload */
 	int exit_code;  /* as sandboxtime passes it on: status, or 128+N */
 	int exec_errno; /* CMD could not be executed: why */
+	int clone_errno; /* the sandbox could not be created: why */
 	uint64_t wall_ns;
 	struct rusage ru;
 };

@@ -24,6 +24,12 @@ struct st_session {
  */
 int st_session_prepare(struct st_session *s, const struct st_opts *o, struct st_error *err);
 
+/*
+ * Tries every asked layer in a short-lived child and applies the outcome:
+ * explains a failed clone when --repeat=0 skipped this at first.
+ */
+int st_session_probe_layers(struct st_session *s, struct st_error *err);
+
 /* Measures every layer set; -EINTR with m.interrupted_by on a signal. */
 int st_session_measure(struct st_session *s, struct st_error *err);
 
