@@ -24,6 +24,9 @@ enum {
 	OPT_FORMAT,
 	OPT_HOSTNAME,
 	OPT_NO_INIT,
+	OPT_ADDR,
+	OPT_BRIDGE,
+	OPT_MTU,
 };
 
 static const struct option long_options[] = {
@@ -42,6 +45,9 @@ static const struct option long_options[] = {
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "hostname", required_argument, NULL, OPT_HOSTNAME },
 	{ "no-init", no_argument, NULL, OPT_NO_INIT },
+	{ "addr", required_argument, NULL, OPT_ADDR },
+	{ "bridge", required_argument, NULL, OPT_BRIDGE },
+	{ "mtu", required_argument, NULL, OPT_MTU },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -63,7 +69,14 @@ void st_cli_usage(FILE *out)
 	      "Options:\n"
 	      "     --ns=LIST          namespaces: comma list of user,uts,ipc,pid,mount,cgroup,time,net,\n"
 	      "                          or all, or none (default: all)\n"
-	      "     --net=MODE         host (no net namespace) or none (only lo, up; default)\n"
+	      "     --net=MODE         host (no net namespace), none (only lo, up; default),\n"
+	      "                          veth (eth0 paired with an outside end) or bridge (that\n"
+	      "                          outside end on a bridge); rootless, outside is a network\n"
+	      "                          namespace that sandboxtime makes to stand for the host\n"
+	      "     --addr=A.B.C.D/N   the sandbox's eth0 address (default: a free 10.213.x.y/30,\n"
+	      "                          or 10.214.x.2/24 with a bridge)\n"
+	      "     --bridge=NAME      join this existing bridge (root only) instead of a new one\n"
+	      "     --mtu=N            MTU of the veth pair and bridge (68 to 65535)\n"
 	      "     --repeat=N         measured repetitions per layer set (default: 20; 0 in a run:\n"
 	      "                          no measuring, only build and run the sandbox)\n"
 	      "     --warmup=N         unrecorded repetitions before measuring (default: 3)\n"
@@ -174,6 +187,14 @@ static int parse_option(int c, const char *arg, struct st_opts *o, struct st_err
 	case OPT_NO_INIT:
 		o->no_init = 1;
 		return 0;
+	case OPT_ADDR:
+		o->addr = arg;
+		return 0;
+	case OPT_BRIDGE:
+		o->bridge = arg;
+		return st_net_validate_ifname("--bridge", arg, err);
+	case OPT_MTU:
+		return parse_count("--mtu", arg, 68, 65535, &o->mtu, err);
 	case 'h':
 		o->command = ST_CMD_HELP;
 		return 0;
@@ -183,6 +204,22 @@ static int parse_option(int c, const char *arg, struct st_opts *o, struct st_err
 	default:
 		return st_error_usage(err, "unknown option");
 	}
+}
+
+static int check_net_options(const struct st_opts *o, struct st_error *err)
+{
+	int wired = o->net == ST_NET_VETH || o->net == ST_NET_BRIDGE;
+
+	if (wired && !(o->ns_mask & ST_LAYER_BIT(ST_LAYER_NET)))
+		return st_error_usage(err, "--net=%s needs the net layer: add net to --ns",
+				      st_net_mode_names[o->net]);
+	if (o->addr && !wired)
+		return st_error_usage(err, "--addr needs --net=veth or --net=bridge");
+	if (o->mtu && !wired)
+		return st_error_usage(err, "--mtu needs --net=veth or --net=bridge");
+	if (o->bridge && o->net != ST_NET_BRIDGE)
+		return st_error_usage(err, "--bridge needs --net=bridge");
+	return 0;
 }
 
 /* The first word, when it is not an option, names the subcommand. */
@@ -257,5 +294,8 @@ int st_cli_parse(int argc, char **argv, struct st_opts *o, struct st_error *err)
 		o->ns_mask &= ~ST_LAYER_BIT(ST_LAYER_NET);
 	if (o->net == ST_NET_HOST && (o->ns_explicit & ST_LAYER_BIT(ST_LAYER_NET)))
 		return st_error_usage(err, "--net=host conflicts with net in --ns (host means no network namespace)");
+	ret = check_net_options(o, err);
+	if (ret < 0)
+		return ret;
 	return parse_operands(argc, argv, optind, o, err);
 }

@@ -10,11 +10,15 @@ int st_cmd_run(const struct st_opts *o, int *exit_code, struct st_error *err)
 	struct st_session s __attribute__((cleanup(st_session_end)));
 	struct st_sandbox_config cfg = { 0 };
 	struct st_steps steps = { 0 };
+	struct st_net_plan net;
 	struct st_workload w;
 	int ret;
 
 	*exit_code = ST_EXIT_FAILURE;
 	ret = st_session_prepare(&s, o, err);
+	/* Names and addresses are checked before measuring, so bad input costs nothing. */
+	if (ret == 0)
+		ret = st_net_plan(o, s.report.host.rootless, &net, err);
 	/* --repeat=0: no calibration, only the one real sandbox. */
 	if (ret == 0 && o->repeat > 0)
 		ret = st_session_measure(&s, err);
@@ -28,6 +32,7 @@ int st_cmd_run(const struct st_opts *o, int *exit_code, struct st_error *err)
 	cfg.no_init = o->no_init;
 	cfg.argv = o->argv;
 	cfg.mask = s.report.mask;
+	cfg.net = &net;
 	ret = st_sandbox_run(&cfg, &steps, &w, err);
 	/* Not probed yet (--repeat=0): find which layer failed, and why. */
 	if (ret < 0 && w.clone_errno && o->repeat == 0) {
@@ -51,6 +56,9 @@ int st_cmd_run(const struct st_opts *o, int *exit_code, struct st_error *err)
 	}
 	s.report.steps = &steps;
 	s.report.workload = &w;
+	s.report.net = &net;
+	if (w.teardown_error[0])
+		st_report_add_error(&s.report, "%s", w.teardown_error);
 	ret = st_session_report(&s, err);
 	/* The workload's status wins: a lost report must not hide its failure. */
 	*exit_code = ret < 0 && w.exit_code == 0 ? ST_EXIT_FAILURE : w.exit_code;

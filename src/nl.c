@@ -1,24 +1,36 @@
 // SPDX-License-Identifier: MIT
+#include <arpa/inet.h>
 #include <libmnl/libmnl.h>
 #include <linux/if.h>
+#include <linux/if_addr.h>
+#include <linux/if_link.h>
+#include <linux/ip.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
+#include <linux/veth.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
+#include <sys/socket.h>
+#include <sys/time.h>
 
+#include "sandboxtime/ip4.h"
 #include "sandboxtime/nl.h"
+
+#define NL_TIMEOUT_S 5
 
 struct st_nl {
 	struct mnl_socket *sock;
 	unsigned int portid;
 	unsigned int seq;
-	char buf[8192];
+	char buf[32768]; /* a dump part is at most one page; keep room for several */
 };
 
+/* mnl hands one pointer to data and error callbacks alike: this carries both. */
 struct talk_ctx {
 	const char *what;
 	struct st_error *err;
+	mnl_cb_t cb;
+	void *data;
 };
 
 int st_nl_open(struct st_nl **out, struct st_error *err)
@@ -33,6 +45,10 @@ int st_nl_open(struct st_nl **out, struct st_error *err)
 		free(nl);
 		return st_error_set(err, errno, "netlink: socket");
 	}
+	/* Signals wait while we talk: a kernel that never answers must not hang us. */
+	struct timeval timeout = { .tv_sec = NL_TIMEOUT_S, .tv_usec = 0 };
+
+	setsockopt(mnl_socket_get_fd(nl->sock), SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof(timeout));
 	/* Extended acks carry the kernel's own reason; keep them if offered. */
 	mnl_socket_setsockopt(nl->sock, NETLINK_EXT_ACK, &one, sizeof(one));
 	mnl_socket_setsockopt(nl->sock, NETLINK_CAP_ACK, &one, sizeof(one));
@@ -44,8 +60,6 @@ int st_nl_open(struct st_nl **out, struct st_error *err)
 		return st_error_set(err, e, "netlink: bind");
 	}
 	nl->portid = mnl_socket_get_portid(nl->sock);
-	/* A counter, not time(NULL): two requests in one second must differ. */
-	nl->seq = (unsigned int)time(NULL);
 	*out = nl;
 	return 0;
 }
@@ -56,12 +70,27 @@ void st_nl_close(struct st_nl *nl)
 	free(nl);
 }
 
+/* A counter, not time(NULL): two requests within one second must differ. */
 static struct nlmsghdr *nl_prepare(struct st_nl *nl, uint16_t type, uint16_t flags)
 {
 	struct nlmsghdr *nlh = mnl_nlmsg_put_header(nl->buf);
 
 	nlh->nlmsg_type = type;
 	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | flags;
+	nlh->nlmsg_seq = ++nl->seq;
+	return nlh;
+}
+
+/*
+ * A dump ends with NLMSG_DONE, not an ACK. (Its flag cannot be tested in a
+ * request's flags: NLM_F_DUMP shares bits with NLM_F_EXCL and NLM_F_REPLACE.)
+ */
+static struct nlmsghdr *nl_prepare_dump(struct st_nl *nl, uint16_t type)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(nl->buf);
+
+	nlh->nlmsg_type = type;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
 	nlh->nlmsg_seq = ++nl->seq;
 	return nlh;
 }
@@ -84,9 +113,10 @@ static int error_cb(const struct nlmsghdr *nlh, void *data)
 	const char *msg = NULL;
 	unsigned int off;
 
-	if (nlh->nlmsg_len < mnl_nlmsg_size(sizeof(*e)))
-		return st_error_set(ctx->err, EBADMSG, "netlink: %s: short error message", ctx->what),
-		       MNL_CB_ERROR;
+	if (nlh->nlmsg_len < mnl_nlmsg_size(sizeof(*e))) {
+		st_error_set(ctx->err, EBADMSG, "netlink: %s: short error message", ctx->what);
+		return MNL_CB_ERROR;
+	}
 	if (e->error == 0)
 		return MNL_CB_STOP;
 	if (nlh->nlmsg_flags & NLM_F_ACK_TLVS) {
@@ -104,10 +134,39 @@ static int error_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_ERROR;
 }
 
-static int nl_talk(struct st_nl *nl, struct nlmsghdr *nlh, const char *what, struct st_error *err)
+static int stop_cb(const struct nlmsghdr *nlh, void *data)
 {
-	mnl_cb_t ctl[NLMSG_MIN_TYPE] = { [NLMSG_ERROR] = error_cb };
-	struct talk_ctx ctx = { .what = what, .err = err };
+	return MNL_CB_STOP;
+}
+
+static int noop_cb(const struct nlmsghdr *nlh, void *data)
+{
+	return MNL_CB_OK;
+}
+
+static int data_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct talk_ctx *ctx = data;
+
+	return ctx->cb(nlh, ctx->data);
+}
+
+/*
+ * Sends @nlh and runs the replies through @cb (for dumps) until the ACK or
+ * NLMSG_DONE; the error callback keeps the kernel's reason in @err.
+ */
+static int nl_talk_cb(struct st_nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb, void *data,
+		      const char *what, struct st_error *err)
+{
+	/* With a control array, libmnl skips every type it has no entry for: DONE too. */
+	mnl_cb_t ctl[NLMSG_MIN_TYPE] = {
+		[NLMSG_NOOP] = noop_cb,
+		[NLMSG_ERROR] = error_cb,
+		[NLMSG_DONE] = stop_cb,
+		[NLMSG_OVERRUN] = noop_cb,
+	};
+	struct talk_ctx ctx = { .what = what, .err = err, .cb = cb, .data = data };
+	unsigned int seq = nlh->nlmsg_seq;
 	ssize_t n;
 	int ret;
 
@@ -116,9 +175,11 @@ static int nl_talk(struct st_nl *nl, struct nlmsghdr *nlh, const char *what, str
 		return st_error_set(err, errno, "netlink: %s: send", what);
 	do {
 		n = mnl_socket_recvfrom(nl->sock, nl->buf, sizeof(nl->buf));
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return st_error_set(err, ETIMEDOUT, "netlink: %s: no answer from the kernel", what);
 		if (n < 0)
 			return st_error_set(err, errno, "netlink: %s: receive", what);
-		ret = mnl_cb_run2(nl->buf, (size_t)n, nlh->nlmsg_seq, nl->portid, NULL, &ctx, ctl,
+		ret = mnl_cb_run2(nl->buf, (size_t)n, seq, nl->portid, cb ? data_cb : NULL, &ctx, ctl,
 				  ARRAY_SIZE(ctl));
 	} while (ret == MNL_CB_OK);
 	if (ret == MNL_CB_ERROR) {
@@ -129,16 +190,358 @@ static int nl_talk(struct st_nl *nl, struct nlmsghdr *nlh, const char *what, str
 	return 0;
 }
 
-int st_nl_link_set_up(struct st_nl *nl, const char *ifname, struct st_error *err)
+static int nl_talk(struct st_nl *nl, struct nlmsghdr *nlh, const char *what, struct st_error *err)
 {
-	struct nlmsghdr *nlh = nl_prepare(nl, RTM_NEWLINK, 0);
+	return nl_talk_cb(nl, nlh, NULL, NULL, what, err);
+}
+
+static struct ifinfomsg *put_ifinfo(struct nlmsghdr *nlh)
+{
 	struct ifinfomsg *ifm = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifm));
-	char what[64];
 
 	ifm->ifi_family = AF_UNSPEC;
+	return ifm;
+}
+
+int st_nl_link_set_up(struct st_nl *nl, const char *ifname, int no_forwarding,
+		      struct st_error *err)
+{
+	struct nlmsghdr *nlh = nl_prepare(nl, RTM_NEWLINK, 0);
+	struct ifinfomsg *ifm = put_ifinfo(nlh);
+	char what[64];
+
 	ifm->ifi_change = IFF_UP;
 	ifm->ifi_flags = IFF_UP;
 	mnl_attr_put_strz(nlh, IFLA_IFNAME, ifname);
+	if (no_forwarding) {
+		/* IFLA_AF_SPEC { AF_INET { IFLA_INET_CONF { FORWARDING: 0 } } } */
+		struct nlattr *spec = mnl_attr_nest_start(nlh, IFLA_AF_SPEC);
+		struct nlattr *inet = mnl_attr_nest_start(nlh, AF_INET);
+		struct nlattr *conf = mnl_attr_nest_start(nlh, IFLA_INET_CONF);
+
+		mnl_attr_put_u32(nlh, IPV4_DEVCONF_FORWARDING, 0);
+		mnl_attr_nest_end(nlh, conf);
+		mnl_attr_nest_end(nlh, inet);
+		mnl_attr_nest_end(nlh, spec);
+	}
 	snprintf(what, sizeof(what), "set %s up", ifname);
 	return nl_talk(nl, nlh, what, err);
+}
+
+int st_nl_veth_create(struct st_nl *nl, const char *name, const char *peer, int peer_netns_fd,
+		      unsigned int mtu, struct st_error *err)
+{
+	struct nlmsghdr *nlh = nl_prepare(nl, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL);
+	struct nlattr *linkinfo, *data, *peer_nest;
+	struct ifinfomsg *peer_ifm;
+	char what[64];
+
+	put_ifinfo(nlh);
+	mnl_attr_put_strz(nlh, IFLA_IFNAME, name);
+	if (mtu)
+		mnl_attr_put_u32(nlh, IFLA_MTU, mtu);
+	linkinfo = mnl_attr_nest_start(nlh, IFLA_LINKINFO);
+	mnl_attr_put_strz(nlh, IFLA_INFO_KIND, "veth");
+	data = mnl_attr_nest_start(nlh, IFLA_INFO_DATA);
+	/* The peer is a whole ifinfomsg plus attributes, inside VETH_INFO_PEER. */
+	peer_nest = mnl_attr_nest_start(nlh, VETH_INFO_PEER);
+	peer_ifm = mnl_nlmsg_put_extra_header(nlh, sizeof(*peer_ifm));
+	memset(peer_ifm, 0, sizeof(*peer_ifm));
+	peer_ifm->ifi_family = AF_UNSPEC;
+	mnl_attr_put_strz(nlh, IFLA_IFNAME, peer);
+	if (mtu)
+		mnl_attr_put_u32(nlh, IFLA_MTU, mtu);
+	if (peer_netns_fd >= 0)
+		mnl_attr_put_u32(nlh, IFLA_NET_NS_FD, (uint32_t)peer_netns_fd);
+	mnl_attr_nest_end(nlh, peer_nest);
+	mnl_attr_nest_end(nlh, data);
+	mnl_attr_nest_end(nlh, linkinfo);
+	snprintf(what, sizeof(what), "create veth %s", name);
+	return nl_talk(nl, nlh, what, err);
+}
+
+int st_nl_bridge_create(struct st_nl *nl, const char *name, unsigned int mtu, struct st_error *err)
+{
+	struct nlmsghdr *nlh = nl_prepare(nl, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL);
+	struct nlattr *linkinfo;
+	char what[64];
+
+	put_ifinfo(nlh);
+	mnl_attr_put_strz(nlh, IFLA_IFNAME, name);
+	if (mtu)
+		mnl_attr_put_u32(nlh, IFLA_MTU, mtu);
+	linkinfo = mnl_attr_nest_start(nlh, IFLA_LINKINFO);
+	mnl_attr_put_strz(nlh, IFLA_INFO_KIND, "bridge");
+	mnl_attr_nest_end(nlh, linkinfo);
+	snprintf(what, sizeof(what), "create bridge %s", name);
+	return nl_talk(nl, nlh, what, err);
+}
+
+int st_nl_link_del(struct st_nl *nl, const char *ifname, struct st_error *err)
+{
+	struct nlmsghdr *nlh = nl_prepare(nl, RTM_DELLINK, 0);
+	char what[64];
+
+	put_ifinfo(nlh);
+	mnl_attr_put_strz(nlh, IFLA_IFNAME, ifname);
+	snprintf(what, sizeof(what), "delete link %s", ifname);
+	return nl_talk(nl, nlh, what, err);
+}
+
+struct link_info {
+	int index;
+	char *kind;
+	size_t kind_len;
+};
+
+static int linkinfo_cb(const struct nlattr *attr, void *data)
+{
+	struct link_info *li = data;
+
+	if (mnl_attr_get_type(attr) == IFLA_INFO_KIND &&
+	    mnl_attr_validate(attr, MNL_TYPE_STRING) == 0 && li->kind)
+		snprintf(li->kind, li->kind_len, "%.*s", (int)mnl_attr_get_payload_len(attr),
+			 (const char *)mnl_attr_get_payload(attr));
+	return MNL_CB_OK;
+}
+
+static int link_attr_cb(const struct nlattr *attr, void *data)
+{
+	if (mnl_attr_get_type(attr) == IFLA_LINKINFO && mnl_attr_validate(attr, MNL_TYPE_NESTED) == 0)
+		mnl_attr_parse_nested(attr, linkinfo_cb, data);
+	return MNL_CB_OK;
+}
+
+static int link_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct ifinfomsg *ifm = mnl_nlmsg_get_payload(nlh);
+	struct link_info *li = data;
+
+	if (nlh->nlmsg_type != RTM_NEWLINK)
+		return MNL_CB_OK;
+	li->index = ifm->ifi_index;
+	mnl_attr_parse(nlh, sizeof(*ifm), link_attr_cb, li);
+	return MNL_CB_OK;
+}
+
+int st_nl_link_get(struct st_nl *nl, const char *ifname, int *index, char *kind, size_t kind_len,
+		   struct st_error *err)
+{
+	struct nlmsghdr *nlh = nl_prepare(nl, RTM_GETLINK, 0);
+	struct link_info li = { .index = 0, .kind = kind, .kind_len = kind_len };
+	char what[64];
+	int ret;
+
+	if (kind && kind_len)
+		kind[0] = '\0';
+	put_ifinfo(nlh);
+	mnl_attr_put_strz(nlh, IFLA_IFNAME, ifname);
+	snprintf(what, sizeof(what), "find link %s", ifname);
+	ret = nl_talk_cb(nl, nlh, link_cb, &li, what, err);
+	if (ret < 0)
+		return ret;
+	if (li.index <= 0)
+		return st_error_set(err, ENODEV, "netlink: %s", what);
+	*index = li.index;
+	return 0;
+}
+
+static int link_index(struct st_nl *nl, const char *ifname, struct st_error *err)
+{
+	int index, ret = st_nl_link_get(nl, ifname, &index, NULL, 0, err);
+
+	return ret < 0 ? ret : index;
+}
+
+int st_nl_link_set_master(struct st_nl *nl, const char *ifname, const char *master,
+			  struct st_error *err)
+{
+	int master_index = link_index(nl, master, err);
+	struct nlmsghdr *nlh;
+	char what[64];
+
+	if (master_index < 0)
+		return master_index;
+	nlh = nl_prepare(nl, RTM_NEWLINK, 0);
+	put_ifinfo(nlh);
+	mnl_attr_put_strz(nlh, IFLA_IFNAME, ifname);
+	mnl_attr_put_u32(nlh, IFLA_MASTER, (uint32_t)master_index);
+	snprintf(what, sizeof(what), "attach %s to bridge %s", ifname, master);
+	return nl_talk(nl, nlh, what, err);
+}
+
+int st_nl_addr_add(struct st_nl *nl, const char *ifname, const struct st_ip4 *a,
+		   struct st_error *err)
+{
+	int index = link_index(nl, ifname, err);
+	struct nlmsghdr *nlh;
+	struct ifaddrmsg *ifa;
+	struct in_addr brd;
+	char what[96], text[32];
+
+	if (index < 0)
+		return index;
+	nlh = nl_prepare(nl, RTM_NEWADDR, NLM_F_CREATE | NLM_F_EXCL);
+	ifa = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifa));
+	ifa->ifa_family = AF_INET;
+	ifa->ifa_prefixlen = (unsigned char)a->prefix;
+	ifa->ifa_scope = RT_SCOPE_UNIVERSE;
+	ifa->ifa_index = (unsigned int)index;
+	mnl_attr_put(nlh, IFA_LOCAL, sizeof(a->addr), &a->addr);
+	mnl_attr_put(nlh, IFA_ADDRESS, sizeof(a->addr), &a->addr);
+	if (a->prefix < 31) {
+		brd.s_addr = a->addr.s_addr | ~st_ip4_mask(a->prefix);
+		mnl_attr_put(nlh, IFA_BROADCAST, sizeof(brd), &brd);
+	}
+	st_ip4_format(a, text, sizeof(text));
+	snprintf(what, sizeof(what), "add address %s to %s", text, ifname);
+	return nl_talk(nl, nlh, what, err);
+}
+
+struct addr_query {
+	int index;
+	int found;
+	struct st_ip4 *out;
+};
+
+static int addr_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct ifaddrmsg *ifa = mnl_nlmsg_get_payload(nlh);
+	struct addr_query *q = data;
+	struct nlattr *attr;
+
+	if (nlh->nlmsg_type != RTM_NEWADDR || ifa->ifa_family != AF_INET || q->found ||
+	    (q->index && (int)ifa->ifa_index != q->index))
+		return MNL_CB_OK;
+	mnl_attr_for_each(attr, nlh, sizeof(*ifa)) {
+		if (mnl_attr_get_type(attr) == IFA_LOCAL &&
+		    mnl_attr_get_payload_len(attr) == sizeof(struct in_addr)) {
+			memcpy(&q->out->addr, mnl_attr_get_payload(attr), sizeof(struct in_addr));
+			q->out->prefix = ifa->ifa_prefixlen;
+			q->found = 1;
+		}
+	}
+	return MNL_CB_OK;
+}
+
+int st_nl_addr_get(struct st_nl *nl, const char *ifname, struct st_ip4 *a, struct st_error *err)
+{
+	struct addr_query q = { .out = a };
+	struct nlmsghdr *nlh;
+	struct rtgenmsg *g;
+	char what[64];
+	int ret;
+
+	q.index = link_index(nl, ifname, err);
+	if (q.index < 0)
+		return q.index;
+	nlh = nl_prepare_dump(nl, RTM_GETADDR);
+	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+	g->rtgen_family = AF_INET;
+	snprintf(what, sizeof(what), "list addresses of %s", ifname);
+	ret = nl_talk_cb(nl, nlh, addr_cb, &q, what, err);
+	if (ret < 0)
+		return ret;
+	if (!q.found)
+		return st_error_set(err, ENOENT, "%s has no IPv4 address", ifname);
+	return 0;
+}
+
+int st_nl_route_add_default(struct st_nl *nl, const char *ifname, struct in_addr gateway,
+			    struct st_error *err)
+{
+	int index = link_index(nl, ifname, err);
+	struct nlmsghdr *nlh;
+	struct rtmsg *rtm;
+	char what[96], gw[INET_ADDRSTRLEN];
+
+	if (index < 0)
+		return index;
+	nlh = nl_prepare(nl, RTM_NEWROUTE, NLM_F_CREATE | NLM_F_EXCL);
+	rtm = mnl_nlmsg_put_extra_header(nlh, sizeof(*rtm));
+	rtm->rtm_family = AF_INET;
+	rtm->rtm_dst_len = 0;
+	rtm->rtm_table = RT_TABLE_MAIN;
+	rtm->rtm_protocol = RTPROT_STATIC;
+	rtm->rtm_scope = RT_SCOPE_UNIVERSE;
+	rtm->rtm_type = RTN_UNICAST;
+	mnl_attr_put(nlh, RTA_GATEWAY, sizeof(gateway), &gateway);
+	mnl_attr_put_u32(nlh, RTA_OIF, (uint32_t)index);
+	inet_ntop(AF_INET, &gateway, gw, sizeof(gw));
+	snprintf(what, sizeof(what), "add default route via %s dev %s", gw, ifname);
+	return nl_talk(nl, nlh, what, err);
+}
+
+struct in_use_query {
+	const struct st_ip4 *net;
+	int in_use;
+	char *what;
+	size_t what_len;
+};
+
+static void check_overlap(struct in_use_query *q, const void *addr, unsigned int prefix,
+			  const char *kind)
+{
+	struct st_ip4 other;
+	char text[32];
+
+	memcpy(&other.addr, addr, sizeof(other.addr));
+	other.prefix = prefix;
+	/* A default route (0.0.0.0/0) overlaps everything and says nothing: skip it. */
+	if (q->in_use || prefix == 0 || !st_ip4_overlap(q->net, &other))
+		return;
+	q->in_use = 1;
+	st_ip4_format(&other, text, sizeof(text));
+	snprintf(q->what, q->what_len, "%s %s", kind, text);
+}
+
+static int route_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct rtmsg *rtm = mnl_nlmsg_get_payload(nlh);
+	struct nlattr *attr;
+
+	if (nlh->nlmsg_type != RTM_NEWROUTE || rtm->rtm_family != AF_INET)
+		return MNL_CB_OK;
+	mnl_attr_for_each(attr, nlh, sizeof(*rtm))
+		if (mnl_attr_get_type(attr) == RTA_DST && mnl_attr_get_payload_len(attr) == 4)
+			check_overlap(data, mnl_attr_get_payload(attr), rtm->rtm_dst_len, "route");
+	return MNL_CB_OK;
+}
+
+static int addr_overlap_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct ifaddrmsg *ifa = mnl_nlmsg_get_payload(nlh);
+	struct nlattr *attr;
+
+	if (nlh->nlmsg_type != RTM_NEWADDR || ifa->ifa_family != AF_INET)
+		return MNL_CB_OK;
+	mnl_attr_for_each(attr, nlh, sizeof(*ifa))
+		if (mnl_attr_get_type(attr) == IFA_LOCAL && mnl_attr_get_payload_len(attr) == 4)
+			check_overlap(data, mnl_attr_get_payload(attr), ifa->ifa_prefixlen, "address");
+	return MNL_CB_OK;
+}
+
+int st_nl_ip4_in_use(struct st_nl *nl, const struct st_ip4 *net, int *in_use, char *what,
+		     size_t what_len, struct st_error *err)
+{
+	struct in_use_query q = { .net = net, .what = what, .what_len = what_len };
+	struct nlmsghdr *nlh;
+	struct rtmsg *rtm;
+	struct rtgenmsg *g;
+	int ret;
+
+	/* All tables: a policy-routing table can claim the range too. */
+	nlh = nl_prepare_dump(nl, RTM_GETROUTE);
+	rtm = mnl_nlmsg_put_extra_header(nlh, sizeof(*rtm));
+	rtm->rtm_family = AF_INET;
+	ret = nl_talk_cb(nl, nlh, route_cb, &q, "list routes", err);
+	if (ret == 0 && !q.in_use) {
+		nlh = nl_prepare_dump(nl, RTM_GETADDR);
+		g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+		g->rtgen_family = AF_INET;
+		ret = nl_talk_cb(nl, nlh, addr_overlap_cb, &q, "list addresses", err);
+	}
+	if (ret == 0)
+		*in_use = q.in_use;
+	return ret;
 }

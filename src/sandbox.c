@@ -5,11 +5,13 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 
 #include "sandboxtime/clock.h"
 #include "sandboxtime/init.h"
 #include "sandboxtime/layer.h"
+#include "sandboxtime/nl.h"
 #include "sandboxtime/ns_mount.h"
 #include "sandboxtime/ns_net.h"
 #include "sandboxtime/ns_user.h"
@@ -18,7 +20,11 @@
 #include "sandboxtime/signals.h"
 #include "sandboxtime/spawn.h"
 
-/* What the child reports once the sandbox is configured, before exec. */
+/*
+ * What the child reports once the sandbox is configured, before exec; when
+ * rootless and wired, an fd to the namespace standing for the host rides
+ * along (SCM_RIGHTS), so that sandboxtime holds it for the sandbox's life.
+ */
 struct setup_report {
 	int failed;
 	struct st_error err;
@@ -28,7 +34,7 @@ struct setup_report {
 /* The pipes between sandboxtime and the sandbox; every end is O_CLOEXEC. */
 struct channel {
 	int go_rd, go_wr;         /* parent -> child: "id maps written, go" */
-	int report_rd, report_wr; /* child -> parent: setup_report, st_init_report */
+	int report_rd, report_wr; /* child -> parent: setup_report, st_init_report (SEQPACKET) */
 	int exec_rd, exec_wr;     /* workload -> parent: errno of a failed exec */
 };
 
@@ -48,7 +54,11 @@ static int channel_open(struct channel *ch, struct st_error *err)
 
 	memset(ch, -1, sizeof(*ch));
 	for (int i = 0; i < 3; i++) {
-		if (pipe2(fds[i], O_CLOEXEC) < 0) {
+		/* A socket for the reports: it can carry an fd, and keeps messages whole. */
+		int r = i == 1 ? socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, fds[i])
+			       : pipe2(fds[i], O_CLOEXEC);
+
+		if (r < 0) {
 			int e = errno;
 
 			while (--i >= 0) {
@@ -67,48 +77,84 @@ static int channel_open(struct channel *ch, struct st_error *err)
 	return 0;
 }
 
-void st_steps_add(struct st_steps *steps, const char *name, uint64_t ns)
+/* Rootless: the outside end lives in a namespace we make to stand for the host. */
+static int wire_simulated_host(const struct st_net_plan *p, struct st_steps *steps, int *outside_fd,
+			       struct st_error *err)
 {
-	struct st_step *s;
+	_cleanup_(st_nl_closep) struct st_nl *nl = NULL;
+	_cleanup_close_ int own = -1;
+	int ret;
 
-	if (steps->n >= ST_MAX_STEPS)
-		return;
-	s = &steps->v[steps->n++];
-	snprintf(s->name, sizeof(s->name), "%s", name);
-	s->us = st_ns_to_us(ns);
+	ret = ST_TIMED_STEP(steps, "netns_outside", st_net_make_outside_ns(outside_fd, &own, &nl, err));
+	if (ret == 0)
+		ret = st_net_setup_outside(nl, p, own, steps, err);
+	return ret;
 }
 
-/* Runs one step, and records its duration if it worked. */
-#define TIMED_STEP(steps, name, call)                            \
-	({                                                       \
-		uint64_t _t0 = st_now_ns();                      \
-		int _r = (call);                                 \
-		if (_r == 0)                                     \
-			st_steps_add(steps, name, st_now_ns() - _t0); \
-		_r;                                              \
-	})
-
 static int configure_inside(const struct st_sandbox_config *cfg, struct st_steps *steps,
-			    struct st_error *err)
+			    int *outside_fd, struct st_error *err)
 {
 	unsigned int m = cfg->mask;
 	int ret = 0;
 
 	if (m & ST_LAYER_BIT(ST_LAYER_UTS))
-		ret = TIMED_STEP(steps, "sethostname", st_ns_uts_set_hostname(cfg->hostname, err));
+		ret = ST_TIMED_STEP(steps, "sethostname", st_ns_uts_set_hostname(cfg->hostname, err));
 	if (ret == 0 && (m & ST_LAYER_BIT(ST_LAYER_MOUNT)))
-		ret = TIMED_STEP(steps, "mount_private", st_ns_mount_make_private(err));
+		ret = ST_TIMED_STEP(steps, "mount_private", st_ns_mount_make_private(err));
 	/* A fresh /proc only where it cannot hide the host's: own mounts and pids. */
 	if (ret == 0 && (m & ST_LAYER_BIT(ST_LAYER_MOUNT)) && (m & ST_LAYER_BIT(ST_LAYER_PID)))
-		ret = TIMED_STEP(steps, "mount_proc", st_ns_mount_proc(err));
-	if (ret == 0 && (m & ST_LAYER_BIT(ST_LAYER_NET)))
-		ret = TIMED_STEP(steps, "lo_up", st_ns_net_lo_up(err));
+		ret = ST_TIMED_STEP(steps, "mount_proc", st_ns_mount_proc(err));
+	if (ret < 0 || !(m & ST_LAYER_BIT(ST_LAYER_NET)))
+		return ret;
+	if (st_net_wired(cfg->net->mode) && cfg->net->simulated_host)
+		ret = wire_simulated_host(cfg->net, steps, outside_fd, err);
+	if (ret == 0)
+		ret = st_net_setup_inside(cfg->net, steps, err);
 	return ret;
+}
+
+/* One message, with @fd attached when it is valid. */
+static int send_report(int sock, const void *buf, size_t len, int fd)
+{
+	char control[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
+
+	if (fd >= 0) {
+		struct cmsghdr *c;
+
+		memset(control, 0, sizeof(control));
+		msg.msg_control = control;
+		msg.msg_controllen = sizeof(control);
+		c = CMSG_FIRSTHDR(&msg);
+		c->cmsg_level = SOL_SOCKET;
+		c->cmsg_type = SCM_RIGHTS;
+		c->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(c), &fd, sizeof(int));
+	}
+	return TEMP_FAILURE_RETRY(sendmsg(sock, &msg, MSG_NOSIGNAL)) == (ssize_t)len ? 0 : -1;
+}
+
+/* Receives one message of exactly @len bytes; an attached fd goes to *@fd. */
+static int recv_report(int sock, void *buf, size_t len, int *fd)
+{
+	char control[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = { .iov_base = buf, .iov_len = len };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = control,
+			      .msg_controllen = sizeof(control) };
+	ssize_t n = TEMP_FAILURE_RETRY(recvmsg(sock, &msg, MSG_CMSG_CLOEXEC));
+
+	for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); n > 0 && c; c = CMSG_NXTHDR(&msg, c)) {
+		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS && fd)
+			memcpy(fd, CMSG_DATA(c), sizeof(int));
+	}
+	return n == (ssize_t)len ? 0 : -1;
 }
 
 static void _noreturn_ sandbox_child(const struct st_sandbox_config *cfg, struct channel *ch)
 {
 	struct setup_report rep;
+	int outside_fd = -1;
 	char go = 0;
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -121,10 +167,12 @@ static void _noreturn_ sandbox_child(const struct st_sandbox_config *cfg, struct
 	closep(&ch->go_rd);
 
 	memset(&rep, 0, sizeof(rep));
-	if (configure_inside(cfg, &rep.steps, &rep.err) < 0)
+	if (configure_inside(cfg, &rep.steps, &outside_fd, &rep.err) < 0)
 		rep.failed = 1;
-	if (write(ch->report_wr, &rep, sizeof(rep)) != (ssize_t)sizeof(rep) || rep.failed)
+	if (send_report(ch->report_wr, &rep, sizeof(rep), outside_fd) < 0 || rep.failed)
 		_exit(ST_EXIT_FAILURE);
+	/* sandboxtime holds the outside namespace now; ours must not leak into CMD. */
+	closep(&outside_fd);
 	if (cfg->no_init)
 		st_exec_workload(cfg->argv, ch->exec_wr);
 	st_init_run(cfg->argv, ch->exec_wr, ch->report_wr, !!(cfg->mask & ST_LAYER_BIT(ST_LAYER_PID)));
@@ -141,11 +189,11 @@ static int configure_user(const struct st_sandbox_config *cfg, pid_t pid, struct
 		return 0;
 	/* Unprivileged, gid_map may only be written once setgroups is denied. */
 	if (cfg->rootless)
-		ret = TIMED_STEP(steps, "setgroups", st_ns_user_deny_setgroups(pid, err));
+		ret = ST_TIMED_STEP(steps, "setgroups", st_ns_user_deny_setgroups(pid, err));
 	if (ret == 0)
-		ret = TIMED_STEP(steps, "uid_map", st_ns_user_write_uid_map(pid, geteuid(), identity, err));
+		ret = ST_TIMED_STEP(steps, "uid_map", st_ns_user_write_uid_map(pid, geteuid(), identity, err));
 	if (ret == 0)
-		ret = TIMED_STEP(steps, "gid_map", st_ns_user_write_gid_map(pid, getegid(), identity, err));
+		ret = ST_TIMED_STEP(steps, "gid_map", st_ns_user_write_gid_map(pid, getegid(), identity, err));
 	return ret;
 }
 
@@ -218,8 +266,50 @@ static int collect_result(const struct st_sandbox_config *cfg, struct channel *c
 	return 0;
 }
 
-int st_sandbox_run(const struct st_sandbox_config *cfg, struct st_steps *steps,
-		   struct st_workload *w, struct st_error *err)
+/*
+ * The outside end of the wiring, owned here for the sandbox's whole life and
+ * released on every path, after the sandbox has ended.
+ */
+struct outside {
+	struct st_nl *nl; /* root: a socket in the host's namespace */
+	int wired;        /* root: links may exist in the host's namespace */
+	int held_fd;      /* rootless: the namespace that stands for the host */
+};
+
+/* Root: the outside end goes into the host's own network namespace. */
+static int wire_host(const struct st_sandbox_config *cfg, pid_t pid, struct outside *o,
+		     struct st_steps *steps, struct st_error *err)
+{
+	_cleanup_close_ int sandbox_fd = -1;
+	char path[64];
+	int ret;
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/net", pid);
+	sandbox_fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (sandbox_fd < 0)
+		return st_error_set(err, errno, "net: opening %s", path);
+	ret = st_nl_open(&o->nl, err);
+	if (ret < 0)
+		return ret;
+	o->wired = 1;
+	return st_net_setup_outside(o->nl, cfg->net, sandbox_fd, steps, err);
+}
+
+static void unwire(const struct st_sandbox_config *cfg, struct outside *o, struct st_steps *steps,
+		   struct st_workload *w)
+{
+	struct st_error err = { 0 };
+
+	if (o->wired && st_net_teardown_outside(o->nl, cfg->net, steps, &err) < 0)
+		st_error_format(&err, w->teardown_error, sizeof(w->teardown_error));
+	if (o->nl)
+		st_nl_close(o->nl);
+	/* Rootless: the last reference; the simulated host and its links go with it. */
+	closep(&o->held_fd);
+}
+
+static int run(const struct st_sandbox_config *cfg, struct outside *o, struct st_steps *steps,
+	       struct st_workload *w, struct st_error *err)
 {
 	struct channel ch __attribute__((cleanup(channel_close)));
 	_cleanup_pid_ pid_t pid = -1;
@@ -227,7 +317,6 @@ int st_sandbox_run(const struct st_sandbox_config *cfg, struct st_steps *steps,
 	uint64_t t0, start;
 	int ret;
 
-	memset(w, 0, sizeof(*w));
 	ret = channel_open(&ch, err);
 	if (ret < 0)
 		return ret;
@@ -245,6 +334,9 @@ int st_sandbox_run(const struct st_sandbox_config *cfg, struct st_steps *steps,
 	closep(&ch.exec_wr);
 
 	ret = configure_user(cfg, pid, steps, err);
+	if (ret == 0 && (cfg->mask & ST_LAYER_BIT(ST_LAYER_NET)) && st_net_wired(cfg->net->mode) &&
+	    !cfg->net->simulated_host)
+		ret = wire_host(cfg, pid, o, steps, err);
 	if (ret < 0)
 		return ret;
 	if (write(ch.go_wr, "g", 1) != 1)
@@ -252,14 +344,13 @@ int st_sandbox_run(const struct st_sandbox_config *cfg, struct st_steps *steps,
 	closep(&ch.go_wr);
 	start = st_now_ns();
 
-	if (TEMP_FAILURE_RETRY(read(ch.report_rd, &rep, sizeof(rep))) != (ssize_t)sizeof(rep))
+	if (recv_report(ch.report_rd, &rep, sizeof(rep), &o->held_fd) < 0)
 		return st_error_set(err, EPROTO, "sandbox: the child died while configuring it");
 	if (rep.failed) {
 		*err = rep.err;
 		return st_error_wrap(err, "sandbox");
 	}
-	for (size_t i = 0; i < rep.steps.n; i++)
-		steps->v[steps->n < ST_MAX_STEPS ? steps->n++ : steps->n - 1] = rep.steps.v[i];
+	st_steps_append(steps, &rep.steps);
 
 	ret = check_exec(&ch, w, cfg->argv[0], err);
 	if (ret < 0)
@@ -267,5 +358,17 @@ int st_sandbox_run(const struct st_sandbox_config *cfg, struct st_steps *steps,
 	ret = collect_result(cfg, &ch, pid, start, w, err);
 	if (ret == 0)
 		take_pid(&pid);
+	return ret;
+}
+
+int st_sandbox_run(const struct st_sandbox_config *cfg, struct st_steps *steps,
+		   struct st_workload *w, struct st_error *err)
+{
+	struct outside o = { .nl = NULL, .wired = 0, .held_fd = -1 };
+	int ret;
+
+	memset(w, 0, sizeof(*w));
+	ret = run(cfg, &o, steps, w, err);
+	unwire(cfg, &o, steps, w);
 	return ret;
 }

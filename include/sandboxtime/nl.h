@@ -2,13 +2,18 @@
 #ifndef SANDBOXTIME_NL_H
 #define SANDBOXTIME_NL_H
 
+#include <netinet/in.h>
+#include <stdint.h>
+
 #include "sandboxtime/error.h"
+#include "sandboxtime/ip4.h"
 
 /*
  * rtnetlink over libmnl, the project's only netlink user. A socket belongs to
- * the network namespace it was opened in. Every request asks for an ACK, and
- * a NLMSG_ERROR becomes -errno with the kernel's extended-ack text, if any,
- * in the error message.
+ * the network namespace it was opened in, and so does every name and index
+ * it is given. Every request asks for an ACK and takes one round trip; a
+ * NLMSG_ERROR becomes -errno, with the kernel's extended-ack text, if any,
+ * and the request ("create veth stv1234") in the error message.
  */
 struct st_nl;
 
@@ -21,7 +26,51 @@ static inline void st_nl_closep(struct st_nl **nl)
 	*nl = NULL;
 }
 
-/* Sets link @ifname up (IFF_UP) with RTM_NEWLINK. */
-int st_nl_link_set_up(struct st_nl *nl, const char *ifname, struct st_error *err);
+/*
+ * Sets link @ifname up. With @no_forwarding, also turns IPv4 forwarding off
+ * on it in the same request, so that nothing that arrives on it is routed on.
+ */
+int st_nl_link_set_up(struct st_nl *nl, const char *ifname, int no_forwarding,
+		      struct st_error *err);
+
+/*
+ * Creates a veth pair: @name here, @peer born directly in the network
+ * namespace @peer_netns_fd (one round trip, nothing to move). @mtu 0 keeps
+ * the kernel's default.
+ */
+int st_nl_veth_create(struct st_nl *nl, const char *name, const char *peer, int peer_netns_fd,
+		      unsigned int mtu, struct st_error *err);
+
+int st_nl_bridge_create(struct st_nl *nl, const char *name, unsigned int mtu, struct st_error *err);
+
+/* Attaches @ifname to the bridge @master (IFLA_MASTER). */
+int st_nl_link_set_master(struct st_nl *nl, const char *ifname, const char *master,
+			  struct st_error *err);
+
+/* Deletes @ifname; -ENODEV if it is already gone (a veth dies with its peer's netns). */
+int st_nl_link_del(struct st_nl *nl, const char *ifname, struct st_error *err);
+
+/*
+ * Looks @ifname up: its index and, if @kind is given, the kind of link
+ * ("bridge", "veth"; "" for a plain device).
+ */
+int st_nl_link_get(struct st_nl *nl, const char *ifname, int *index, char *kind, size_t kind_len,
+		   struct st_error *err);
+
+int st_nl_addr_add(struct st_nl *nl, const char *ifname, const struct st_ip4 *a,
+		   struct st_error *err);
+
+/* The first IPv4 address of @ifname, or -ENOENT. */
+int st_nl_addr_get(struct st_nl *nl, const char *ifname, struct st_ip4 *a, struct st_error *err);
+
+int st_nl_route_add_default(struct st_nl *nl, const char *ifname, struct in_addr gateway,
+			    struct st_error *err);
+
+/*
+ * Whether @net overlaps any IPv4 route (any table) or address of this
+ * namespace; *@what names the first one that does.
+ */
+int st_nl_ip4_in_use(struct st_nl *nl, const struct st_ip4 *net, int *in_use, char *what,
+		     size_t what_len, struct st_error *err);
 
 #endif

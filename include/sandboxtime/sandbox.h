@@ -6,21 +6,8 @@
 #include <sys/resource.h>
 
 #include "sandboxtime/error.h"
-
-#define ST_MAX_STEPS 16
-
-/* One timed configuration step of the real sandbox ("uid_map", "lo_up"). */
-struct st_step {
-	char name[24];
-	double us;
-};
-
-struct st_steps {
-	size_t n;
-	struct st_step v[ST_MAX_STEPS];
-};
-
-void st_steps_add(struct st_steps *steps, const char *name, uint64_t ns);
+#include "sandboxtime/ns_net.h"
+#include "sandboxtime/steps.h"
 
 struct st_sandbox_config {
 	unsigned int mask; /* layers, already checked for availability */
@@ -28,6 +15,7 @@ struct st_sandbox_config {
 	const char *hostname;
 	int no_init;
 	char *const *argv;
+	const struct st_net_plan *net; /* the wiring, when net is a layer */
 };
 
 struct st_workload {
@@ -35,6 +23,7 @@ struct st_workload {
 	int exit_code;  /* as sandboxtime passes it on: status, or 128+N */
 	int exec_errno; /* CMD could not be executed: why */
 	int clone_errno; /* the sandbox could not be created: why */
+	char teardown_error[ST_ERROR_MSG_MAX]; /* the workload ran, the unwiring failed */
 	uint64_t wall_ns;
 	struct rusage ru;
 };

@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: MIT
+#include <stdio.h>
+
+#include "sandboxtime/steps.h"
+
+void st_steps_add(struct st_steps *steps, const char *name, uint64_t ns)
+{
+	struct st_step *s;
+
+	if (steps->n >= ST_MAX_STEPS)
+		return;
+	s = &steps->v[steps->n++];
+	snprintf(s->name, sizeof(s->name), "%s", name);
+	s->us = st_ns_to_us(ns);
+}
+
+void st_steps_append(struct st_steps *steps, const struct st_steps *from)
+{
+	for (size_t i = 0; i < from->n && steps->n < ST_MAX_STEPS; i++)
+		steps->v[steps->n++] = from->v[i];
+}
