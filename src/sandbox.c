@@ -218,8 +218,8 @@ static int collect_result(const struct st_sandbox_config *cfg, struct channel *c
 	return 0;
 }
 
-int st_sandbox_run(const struct st_sandbox_config *cfg, struct st_steps *steps,
-		   struct st_workload *w, struct st_error *err)
+static int run(const struct st_sandbox_config *cfg, int own_pid_ns, struct st_steps *steps,
+	       struct st_workload *w, struct st_error *err)
 {
 	struct channel ch __attribute__((cleanup(channel_close)));
 	_cleanup_pid_ pid_t pid = -1;
@@ -231,6 +231,13 @@ int st_sandbox_run(const struct st_sandbox_config *cfg, struct st_steps *steps,
 	ret = channel_open(&ch, err);
 	if (ret < 0)
 		return ret;
+	/*
+	 * Without a pid namespace nothing kills what the workload leaves
+	 * behind when it or the init dies: as subreaper we inherit it, and end
+	 * it below, on every path.
+	 */
+	if (!own_pid_ns && prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
+		return st_error_set(err, errno, "sandbox: becoming a subreaper");
 	t0 = st_now_ns();
 	pid = st_clone3(st_layer_flags(cfg->mask), err);
 	if (pid < 0) {
@@ -267,5 +274,18 @@ int st_sandbox_run(const struct st_sandbox_config *cfg, struct st_steps *steps,
 	ret = collect_result(cfg, &ch, pid, start, w, err);
 	if (ret == 0)
 		take_pid(&pid);
+	return ret;
+}
+
+int st_sandbox_run(const struct st_sandbox_config *cfg, struct st_steps *steps,
+		   struct st_workload *w, struct st_error *err)
+{
+	int own_pid_ns = !!(cfg->mask & ST_LAYER_BIT(ST_LAYER_PID));
+	int ret = run(cfg, own_pid_ns, steps, w, err);
+
+	if (!own_pid_ns) {
+		st_kill_children();
+		prctl(PR_SET_CHILD_SUBREAPER, 0);
+	}
 	return ret;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <linux/sched.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -64,4 +65,28 @@ int st_status_to_exit(int status)
 	if (WIFSIGNALED(status))
 		return ST_EXIT_SIGNAL_BASE + WTERMSIG(status);
 	return WEXITSTATUS(status);
+}
+
+void st_kill_children(void)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/children", (int)syscall(SYS_gettid));
+	for (int round = 0; round < 100; round++) {
+		FILE *f = fopen(path, "re");
+		int pid, found = 0;
+
+		if (f) {
+			while (fscanf(f, "%d", &pid) == 1) {
+				kill(pid, SIGKILL);
+				found = 1;
+			}
+			fclose(f);
+		}
+		/* Reap what died; more may have been reparented meanwhile: look again. */
+		while (waitpid(-1, NULL, __WALL | (found ? 0 : WNOHANG)) > 0)
+			;
+		if (!found)
+			return;
+	}
 }
