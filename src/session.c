@@ -146,7 +146,7 @@ int st_session_prepare(struct st_session *s, const struct st_opts *o, struct st_
 		ret = open_output(s, err);
 	if (ret < 0)
 		return ret;
-	st_host_collect(&s->report.host, o->cpu);
+	st_host_identify(&s->report.host, o->cpu);
 	return choose_layers(s, err);
 }
 
@@ -180,6 +180,7 @@ int st_session_report(struct st_session *s, struct st_error *err)
 
 	if (s->opts->quiet)
 		return 0;
+	st_host_collect(&s->report.host);
 	if (s->out != stderr && ftruncate(fileno(s->out), 0) < 0)
 		return st_error_set(err, errno, "--output: emptying '%s'", s->opts->output);
 	ret = st_report_write(&s->report, s->out, err);

@@ -148,7 +148,8 @@ static int setup(void **state)
 	f->workload.ru.ru_maxrss = 1234;
 
 	f->r.opts = &f->opts;
-	st_host_collect(&f->r.host, -1);
+	st_host_identify(&f->r.host, -1);
+	st_host_collect(&f->r.host);
 	f->r.mask = BIT(USER) | BIT(UTS) | BIT(NET);
 	f->r.unavailable = BIT(TIME);
 	f->r.layer_errnum[ST_LAYER_TIME] = EINVAL;
