@@ -80,15 +80,17 @@ void st_cli_usage(FILE *out)
 	      "     --repeat=N         measured repetitions per layer set (default: 20; 0 in a run:\n"
 	      "                          no measuring, only build and run the sandbox)\n"
 	      "     --warmup=N         unrecorded repetitions before measuring (default: 3)\n"
-	      "     --deferred-repeat=N  samples of the deferred teardown (default: --repeat, at most 10)\n"
+	      "     --deferred-repeat=N\n"
+	      "                        samples of the deferred teardown (default: --repeat, at most 10)\n"
 	      "     --cold=MS          also measure after MS milliseconds idle before every sample\n"
-	      "     --alone            also measure each layer alone against the base\n"
+	      "     --alone            also measure each layer alone against the base (rootless:\n"
+	      "                          user plus that layer, against user alone)\n"
 	      "     --cpu=N            pin sandboxtime and its children to CPU N\n"
 	      "     --format=FORMAT    table (default), json or csv\n"
 	      " -J, --json             same as --format=json\n"
 	      " -o, --output=FILE      write the report to FILE instead of standard error\n"
 	      " -q, --quiet            no report and no progress (the exit status remains)\n"
-	      " -v, --verbose          also print the raw samples in the table\n"
+	      " -v, --verbose          also print min, median, p95, mean and stddev of every figure\n"
 	      "     --hostname=NAME    hostname inside the sandbox (default: sandbox)\n"
 	      "     --no-init          exec CMD as the sandbox's first process, without the init\n"
 	      " -h, --help             display this help\n"
@@ -112,7 +114,6 @@ static void set_defaults(struct st_opts *o)
 	o->deferred_repeat = UINT_MAX; /* resolved after parsing */
 	o->cpu = -1;
 	o->format = ST_FORMAT_TABLE;
-	o->hostname = ST_DEFAULT_HOSTNAME;
 }
 
 static int parse_count(const char *what, const char *text, uint64_t min, uint64_t max,
@@ -241,10 +242,14 @@ static int parse_command(int argc, char **argv, struct st_opts *o, int *first,
 			      argv[1], argv[1]);
 }
 
-/* After the options: "-- CMD [ARG...]" for a run, nothing for layers. */
-static int parse_operands(int argc, char **argv, int ind, struct st_opts *o, struct st_error *err)
+/*
+ * After the options: "-- CMD [ARG...]" for a run, nothing for layers. A "--"
+ * that getopt took as an option's value ("-o --") is not the separator.
+ */
+static int parse_operands(int argc, char **argv, int ind, int value_index, struct st_opts *o,
+			  struct st_error *err)
 {
-	int dashdash = ind > 1 && strcmp(argv[ind - 1], "--") == 0;
+	int dashdash = ind > 1 && strcmp(argv[ind - 1], "--") == 0 && ind - 1 != value_index;
 
 	if (o->command == ST_CMD_LAYERS) {
 		if (ind < argc)
@@ -252,6 +257,9 @@ static int parse_operands(int argc, char **argv, int ind, struct st_opts *o, str
 					      argv[ind]);
 		if (o->repeat == 0)
 			return st_error_usage(err, "--repeat=0: layers would measure nothing (use N >= 1)");
+		if (o->hostname || o->no_init)
+			return st_error_usage(err, "layers runs no command: --%s applies to a run only",
+					      o->hostname ? "hostname" : "no-init");
 		return 0;
 	}
 	if (ind >= argc)
@@ -259,29 +267,42 @@ static int parse_operands(int argc, char **argv, int ind, struct st_opts *o, str
 						    : "missing '-- CMD' (sandboxtime [OPTIONS] -- CMD [ARG...])");
 	if (!dashdash)
 		return st_error_usage(err, "missing '--' before '%s'", argv[ind]);
+	if (o->hostname && !(o->ns_mask & ST_LAYER_BIT(ST_LAYER_UTS)))
+		return st_error_usage(err, "--hostname needs the uts layer: add uts to --ns");
 	o->argv = &argv[ind];
 	return 0;
 }
 
 int st_cli_parse(int argc, char **argv, struct st_opts *o, struct st_error *err)
 {
+	int value_index = -1; /* argv index of the last word taken as an option's value */
 	int first, c, ret;
+	char **args;
+	int nargs;
 
 	set_defaults(o);
 	ret = parse_command(argc, argv, o, &first, err);
 	if (ret < 0)
 		return ret;
-	/* getopt keeps state across calls: reset it, tests parse many times. */
-	optind = first;
+	/*
+	 * optind = 0 makes glibc forget everything of an earlier parse, even a
+	 * half-read cluster like "-Vq"; it then starts at args[1], so args
+	 * begins one before the first option.
+	 */
+	args = argv + first - 1;
+	nargs = argc - first + 1;
+	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:Jo:qvhV", long_options, NULL)) != -1) {
+	while ((c = getopt_long(nargs, args, "+:Jo:qvhV", long_options, NULL)) != -1) {
 		if (c == ':')
-			return st_error_usage(err, "option '%s' needs a value", argv[optind - 1]);
+			return st_error_usage(err, "option '%s' needs a value", args[optind - 1]);
 		if (c == '?') {
 			if (optopt > 0 && optopt < CHAR_MAX)
 				return st_error_usage(err, "unknown option '-%c'", optopt);
-			return st_error_usage(err, "unknown option '%s'", argv[optind - 1]);
+			return st_error_usage(err, "unknown option '%s'", args[optind - 1]);
 		}
+		if (optarg && optarg == args[optind - 1])
+			value_index = optind - 1 + first - 1;
 		ret = parse_option(c, optarg, o, err);
 		if (ret < 0)
 			return ret;
@@ -297,5 +318,5 @@ int st_cli_parse(int argc, char **argv, struct st_opts *o, struct st_error *err)
 	ret = check_net_options(o, err);
 	if (ret < 0)
 		return ret;
-	return parse_operands(argc, argv, optind, o, err);
+	return parse_operands(argc, argv, optind + first - 1, value_index, o, err);
 }

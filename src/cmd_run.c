@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "sandboxtime/cmd.h"
+#include "sandboxtime/ns_uts.h"
 #include "sandboxtime/sandbox.h"
 #include "sandboxtime/session.h"
 
@@ -28,7 +29,7 @@ int st_cmd_run(const struct st_opts *o, int *exit_code, struct st_error *err)
 	}
 
 	cfg.rootless = s.report.host.rootless;
-	cfg.hostname = o->hostname;
+	cfg.hostname = o->hostname ? o->hostname : ST_DEFAULT_HOSTNAME;
 	cfg.no_init = o->no_init;
 	cfg.argv = o->argv;
 	cfg.mask = s.report.mask;

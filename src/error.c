@@ -70,12 +70,44 @@ void st_error_hint(struct st_error *err, const char *hint)
 		snprintf(err->hint, sizeof(err->hint), "%s", hint);
 }
 
+/*
+ * Copies @src escaping control characters (\n, \t, \xNN), so that a name the
+ * user typed with a newline in it cannot split the one-line message.
+ */
+static void escape_controls(const char *src, char *dst, size_t len)
+{
+	size_t o = 0;
+
+	if (len == 0)
+		return;
+	for (; *src; src++) {
+		unsigned char c = (unsigned char)*src;
+		char esc[8];
+		size_t n;
+
+		if (c == '\n')
+			n = (size_t)snprintf(esc, sizeof(esc), "\\n");
+		else if (c == '\t')
+			n = (size_t)snprintf(esc, sizeof(esc), "\\t");
+		else if (c < 0x20 || c == 0x7f)
+			n = (size_t)snprintf(esc, sizeof(esc), "\\x%02x", c);
+		else
+			n = (size_t)snprintf(esc, sizeof(esc), "%c", c);
+		if (o + n >= len)
+			break;
+		memcpy(dst + o, esc, n);
+		o += n;
+	}
+	dst[o] = '\0';
+}
+
 void st_error_format(const struct st_error *err, char *buf, size_t len)
 {
 	const char *msg = err->msg[0] ? err->msg : "unknown error";
-
 	const char *cause = err->errnum ? strerror(err->errnum) : NULL;
+	char raw[3 * ST_ERROR_MSG_MAX];
 
-	snprintf(buf, len, "%s%s%s%s%s%s", msg, cause ? ": " : "", cause ? cause : "",
+	snprintf(raw, sizeof(raw), "%s%s%s%s%s%s", msg, cause ? ": " : "", cause ? cause : "",
 		 err->hint[0] ? " (" : "", err->hint, err->hint[0] ? ")" : "");
+	escape_controls(raw, buf, len);
 }

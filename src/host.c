@@ -63,19 +63,23 @@ static const char *cgroup_mode(void)
 	return "v1";
 }
 
-void st_host_collect(struct st_host *h, int pinned_cpu)
+void st_host_identify(struct st_host *h, int pinned_cpu)
+{
+	memset(h, 0, sizeof(*h));
+	h->rootless = st_host_is_rootless();
+	h->uid = getuid();
+	h->pinned_cpu = pinned_cpu;
+}
+
+void st_host_collect(struct st_host *h)
 {
 	struct utsname u;
 	char buf[16];
 
-	memset(h, 0, sizeof(*h));
 	if (uname(&u) == 0)
 		snprintf(h->kernel, sizeof(h->kernel), "%s", u.release);
 	h->cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	read_cpuinfo(h);
-	h->rootless = st_host_is_rootless();
-	h->uid = getuid();
-	h->pinned_cpu = pinned_cpu;
 	h->rcu_expedited = st_read_file("/sys/kernel/rcu_expedited", buf, sizeof(buf)) > 0 ? atoi(buf) : -1;
 	snprintf(h->cgroup, sizeof(h->cgroup), "%s", cgroup_mode());
 }

@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: MIT
-#include <dirent.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -20,35 +19,6 @@ void st_exec_workload(char *const *argv, int exec_err_fd)
 	if (write(exec_err_fd, &e, sizeof(e)) != (ssize_t)sizeof(e))
 		_exit(ST_EXIT_FAILURE);
 	_exit(e == ENOENT ? ST_EXIT_NOT_FOUND : ST_EXIT_CANNOT_EXEC);
-}
-
-/*
- * Without a pid namespace the kernel will not kill what the workload left
- * behind; as subreaper we inherited it, so end each by pid and reap it.
- */
-static void kill_leftovers(void)
-{
-	char path[64];
-	int n;
-
-	for (int tries = 0; tries < 100; tries++) {
-		FILE *f;
-		int found = 0;
-
-		snprintf(path, sizeof(path), "/proc/self/task/%d/children", getpid());
-		f = fopen(path, "re");
-		if (f) {
-			while (fscanf(f, "%d", &n) == 1) {
-				kill(n, SIGKILL);
-				found = 1;
-			}
-			fclose(f);
-		}
-		while (waitpid(-1, NULL, __WALL | (found ? 0 : WNOHANG)) > 0)
-			;
-		if (!found)
-			return;
-	}
 }
 
 void st_init_run(char *const *argv, int exec_err_fd, int report_fd, int own_pid_ns)
@@ -99,7 +69,7 @@ void st_init_run(char *const *argv, int exec_err_fd, int report_fd, int own_pid_
 		}
 	}
 	if (!own_pid_ns)
-		kill_leftovers();
+		st_kill_children();
 	if (write(report_fd, &rep, sizeof(rep)) != (ssize_t)sizeof(rep))
 		_exit(ST_EXIT_FAILURE);
 	_exit(st_status_to_exit(rep.status));

@@ -74,6 +74,8 @@ int st_layer_parse(const char *list, unsigned int *mask, unsigned int *explicit_
 		int l;
 
 		if (strcmp(tok, "all") == 0 || strcmp(tok, "none") == 0) {
+			if (keyword >= 0 && keyword != (tok[0] == 'a'))
+				return st_error_usage(err, "--ns: '%s' says both all and none; give one", list);
 			keyword = tok[0] == 'a';
 			continue;
 		}

@@ -15,6 +15,15 @@ void st_report_add_error(struct st_report *r, const char *fmt, ...)
 	va_end(ap);
 }
 
+void st_report_layer_reason(const struct st_report *r, int layer, char *buf, size_t len)
+{
+	struct st_error e = { .errnum = r->layer_errnum[layer] };
+
+	st_layer_hint(&e, e.errnum, (enum st_layer)layer);
+	snprintf(buf, len, "%s%s%s%s", strerror(e.errnum), e.hint[0] ? " (" : "", e.hint,
+		 e.hint[0] ? ")" : "");
+}
+
 double st_report_increment(const struct st_measurement *m, size_t i, enum st_figure fig)
 {
 	const struct st_set *ref = st_set_reference(m, i);

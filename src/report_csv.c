@@ -6,9 +6,25 @@
 /* Per figure: these statistics, each a column "<figure>_<stat>_us". */
 static const char *const stat_names[] = { "min", "median", "p95", "mean", "stddev" };
 
+/* RFC 4180: quote a field that holds a comma, a quote or a line break. */
+static void field(FILE *out, const char *text)
+{
+	if (!strpbrk(text, ",\"\r\n")) {
+		fputs(text, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *text; text++) {
+		if (*text == '"')
+			fputc('"', out);
+		fputc(*text, out);
+	}
+	fputc('"', out);
+}
+
 static void header(FILE *out)
 {
-	fputs("layer,alone", out);
+	fputs("layer,alone,available,reason", out);
 	for (int f = 0; f < ST_FIG_COUNT; f++) {
 		/* "setup_us" -> "setup_median_us": units stay last, in the header only. */
 		int base_len = (int)(strlen(st_figures[f].key) - 3);
@@ -24,7 +40,7 @@ static void row(const struct st_measurement *m, size_t i, FILE *out)
 {
 	const struct st_set *set = &m->sets[i];
 
-	fprintf(out, "%s,%d", set->name, set->alone);
+	fprintf(out, "%s,%d,1,", set->name, set->alone);
 	for (int f = 0; f < ST_FIG_COUNT; f++) {
 		struct st_stats s;
 
@@ -41,11 +57,27 @@ static void row(const struct st_measurement *m, size_t i, FILE *out)
 	fputc('\n', out);
 }
 
+/* A layer the kernel refused: its name and why, every figure empty. */
+static void unavailable_row(const struct st_report *r, int l, FILE *out)
+{
+	char reason[ST_ERROR_MSG_MAX * 2];
+
+	st_report_layer_reason(r, l, reason, sizeof(reason));
+	fprintf(out, "%s,0,0,", st_layers[l].name);
+	field(out, reason);
+	for (int f = 0; f < ST_FIG_COUNT; f++)
+		fputs(",,,,,,", out);
+	fputs(",,,\n", out);
+}
+
 int st_report_write_csv(const struct st_report *r, FILE *out, struct st_error *err)
 {
 	header(out);
 	for (size_t i = 0; r->m && i < r->m->nsets; i++)
 		row(r->m, i, out);
+	for (int l = 0; l < ST_LAYER_COUNT; l++)
+		if (r->unavailable & ST_LAYER_BIT(l))
+			unavailable_row(r, l, out);
 	if (ferror(out))
 		return st_error_set(err, EIO, "report: writing CSV");
 	return 0;

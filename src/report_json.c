@@ -111,9 +111,11 @@ static json_t *layers_json(const struct st_report *r)
 		json_array_append_new(a, set_json(m, 0));
 	for (int l = 0; l < ST_LAYER_COUNT; l++) {
 		if (r->unavailable & ST_LAYER_BIT(l)) {
+			char reason[ST_ERROR_MSG_MAX * 2];
+
+			st_report_layer_reason(r, l, reason, sizeof(reason));
 			json_array_append_new(a, json_pack("{s:s,s:b,s:s}", "layer", st_layers[l].name,
-							   "available", 0, "reason",
-							   strerror(r->layer_errnum[l])));
+							   "available", 0, "reason", reason));
 			continue;
 		}
 		for (size_t i = 0; m && i < m->nsets; i++) {

@@ -148,9 +148,14 @@ static void print_layers(const struct st_report *r, FILE *out, int tty)
 			if (bar_value(m, i) > bar_max)
 				bar_max = bar_value(m, i);
 	print_table(m, warm_columns, ARRAY_SIZE(warm_columns), out, bar_max);
-	for (int l = 0; l < ST_LAYER_COUNT; l++)
-		if (r->unavailable & ST_LAYER_BIT(l))
-			fprintf(out, "%-12s unavailable: %s\n", st_layers[l].name, strerror(r->layer_errnum[l]));
+	for (int l = 0; l < ST_LAYER_COUNT; l++) {
+		char reason[ST_ERROR_MSG_MAX * 2];
+
+		if (!(r->unavailable & ST_LAYER_BIT(l)))
+			continue;
+		st_report_layer_reason(r, l, reason, sizeof(reason));
+		fprintf(out, "%-12s unavailable: %s\n", st_layers[l].name, reason);
+	}
 	fprintf(out, "(+: cost over the previous row; deferred: until the kernel freed the namespaces, after the reap; waited %.0f ms for it)\n",
 		st_ns_to_us(m->deferred_wait_ns) / 1000.0);
 	if (r->opts->cold_ms) {

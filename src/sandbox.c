@@ -308,7 +308,8 @@ static void unwire(const struct st_sandbox_config *cfg, struct outside *o, struc
 	closep(&o->held_fd);
 }
 
-static int run(const struct st_sandbox_config *cfg, struct outside *o, struct st_steps *steps,
+static int run(const struct st_sandbox_config *cfg, int own_pid_ns, struct outside *o,
+	       struct st_steps *steps,
 	       struct st_workload *w, struct st_error *err)
 {
 	struct channel ch __attribute__((cleanup(channel_close)));
@@ -320,6 +321,13 @@ static int run(const struct st_sandbox_config *cfg, struct outside *o, struct st
 	ret = channel_open(&ch, err);
 	if (ret < 0)
 		return ret;
+	/*
+	 * Without a pid namespace nothing kills what the workload leaves
+	 * behind when it or the init dies: as subreaper we inherit it, and end
+	 * it below, on every path.
+	 */
+	if (!own_pid_ns && prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
+		return st_error_set(err, errno, "sandbox: becoming a subreaper");
 	t0 = st_now_ns();
 	pid = st_clone3(st_layer_flags(cfg->mask), err);
 	if (pid < 0) {
@@ -365,10 +373,15 @@ int st_sandbox_run(const struct st_sandbox_config *cfg, struct st_steps *steps,
 		   struct st_workload *w, struct st_error *err)
 {
 	struct outside o = { .nl = NULL, .wired = 0, .held_fd = -1 };
+	int own_pid_ns = !!(cfg->mask & ST_LAYER_BIT(ST_LAYER_PID));
 	int ret;
 
 	memset(w, 0, sizeof(*w));
-	ret = run(cfg, &o, steps, w, err);
+	ret = run(cfg, own_pid_ns, &o, steps, w, err);
 	unwire(cfg, &o, steps, w);
+	if (!own_pid_ns) {
+		st_kill_children();
+		prctl(PR_SET_CHILD_SUBREAPER, 0);
+	}
 	return ret;
 }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
@@ -20,17 +21,31 @@ static int pin_cpu(int cpu, struct st_error *err)
 	return 0;
 }
 
+/*
+ * Opens -o FILE now, so that a path that cannot be written costs no
+ * measuring; it is emptied only when the report is written, and removed if
+ * we created it and the run fails, so a failed run leaves nothing behind.
+ * --quiet writes no report: then there is nothing to open.
+ */
 static int open_output(struct st_session *s, struct st_error *err)
 {
 	const char *path = s->opts->output;
+	int fd;
 
 	s->out = stderr;
-	if (!path)
+	if (!path || s->opts->quiet)
 		return 0;
-	s->out = fopen(path, "we");
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	s->created_output = fd >= 0;
+	if (fd < 0 && errno == EEXIST)
+		fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return st_error_set(err, errno, "--output: cannot write '%s'", path);
+	s->out = fdopen(fd, "w");
 	if (!s->out) {
 		s->out = stderr;
-		return st_error_set(err, errno, "--output: cannot write '%s'", path);
+		close(fd);
+		return st_error_set(err, errno, "--output: '%s'", path);
 	}
 	return 0;
 }
@@ -131,7 +146,7 @@ int st_session_prepare(struct st_session *s, const struct st_opts *o, struct st_
 		ret = open_output(s, err);
 	if (ret < 0)
 		return ret;
-	st_host_collect(&s->report.host, o->cpu);
+	st_host_identify(&s->report.host, o->cpu);
 	return choose_layers(s, err);
 }
 
@@ -163,8 +178,14 @@ int st_session_report(struct st_session *s, struct st_error *err)
 {
 	int ret = 0;
 
-	if (!s->opts->quiet)
-		ret = st_report_write(&s->report, s->out, err);
+	if (s->opts->quiet)
+		return 0;
+	st_host_collect(&s->report.host);
+	if (s->out != stderr && ftruncate(fileno(s->out), 0) < 0)
+		return st_error_set(err, errno, "--output: emptying '%s'", s->opts->output);
+	ret = st_report_write(&s->report, s->out, err);
+	if (ret == 0)
+		s->report_written = 1;
 	if (fflush(s->out) == EOF && ret == 0)
 		ret = st_error_set(err, errno, "report: writing '%s'", s->opts->output ? s->opts->output : "stderr");
 	return ret;
@@ -173,8 +194,11 @@ int st_session_report(struct st_session *s, struct st_error *err)
 void st_session_end(struct st_session *s)
 {
 	st_measurement_free(&s->m);
-	if (s->out && s->out != stderr)
+	if (s->out && s->out != stderr) {
 		fclose(s->out);
+		if (s->created_output && !s->report_written)
+			unlink(s->opts->output);
+	}
 	s->out = NULL;
 }
 

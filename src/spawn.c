@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <linux/sched.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -64,4 +65,44 @@ int st_status_to_exit(int status)
 	if (WIFSIGNALED(status))
 		return ST_EXIT_SIGNAL_BASE + WTERMSIG(status);
 	return WEXITSTATUS(status);
+}
+
+/* Reads up to @max child pids of the calling thread; returns how many. */
+static size_t read_children(pid_t *pids, size_t max)
+{
+	char path[64];
+	size_t n = 0;
+	FILE *f;
+	int pid;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/children", (int)syscall(SYS_gettid));
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	while (n < max && fscanf(f, "%d", &pid) == 1)
+		pids[n++] = pid;
+	fclose(f);
+	return n;
+}
+
+void st_kill_children(void)
+{
+	pid_t pids[256];
+
+	/*
+	 * Each round kills what is listed and waits for exactly those: a
+	 * blocking wait for "any child" would also wait for a grandchild
+	 * reparented to us meanwhile, which nobody has killed yet.
+	 */
+	for (int round = 0; round < 1000; round++) {
+		size_t n = read_children(pids, ARRAY_SIZE(pids));
+
+		if (n == 0)
+			break;
+		for (size_t i = 0; i < n; i++)
+			kill(pids[i], SIGKILL);
+		for (size_t i = 0; i < n; i++)
+			while (waitpid(pids[i], NULL, __WALL) < 0 && errno == EINTR)
+				;
+	}
 }

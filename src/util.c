@@ -10,6 +10,8 @@ int st_read_file(const char *path, char *buf, size_t len)
 	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
 	size_t used = 0;
 
+	if (len == 0)
+		return -EINVAL;
 	if (fd < 0)
 		return -errno;
 	while (used + 1 < len) {

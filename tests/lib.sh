@@ -53,3 +53,220 @@ expect_eq() {
 		return 1
 	fi
 }
+
+# ---------------------------------------------------------------------------
+# Helpers for running sandboxtime under observation (added for the
+# integration suites; the helpers above keep their meaning).
+
+# A python3 that nobody can run too (a pyenv shim under /root is not one).
+ST_PY=/usr/bin/python3
+[ -x "$ST_PY" ] || ST_PY=$(command -v python3)
+# Bound on one sandboxtime run, so that a hang fails a test instead of the CI.
+ST_TIMEOUT=${ST_TIMEOUT:-60}
+
+# st-exec PIDFILE CMD...: starts a new session (its id is the pid, which CMD
+# keeps), writes the pid to PIDFILE, gives CMD only fds 0, 1 and 2 and the
+# default action for the signals that a non-interactive shell makes its
+# background jobs ignore, then execs CMD. Every process CMD leaves behind
+# keeps the session id, which is how the suites find leftovers.
+ST_EXEC=$ST_TMP/st-exec
+cat >"$ST_EXEC" <<PY
+#!$ST_PY
+import os, signal, sys
+for s in (signal.SIGINT, signal.SIGQUIT, signal.SIGTERM, signal.SIGPIPE, signal.SIGXFSZ):
+    signal.signal(s, signal.SIG_DFL)
+os.setsid()
+tmp = sys.argv[1] + ".tmp"
+with open(tmp, "w") as f:
+    f.write("%d\n" % os.getpid())
+os.rename(tmp, sys.argv[1])
+os.closerange(3, 1 << 16)
+os.execvp(sys.argv[2], sys.argv[2:])
+PY
+chmod 755 "$ST_EXEC"
+
+# diag MESSAGE: a TAP diagnostic line, shown whether a test passes or not.
+diag() { echo "# $*"; }
+
+# can_run MODE: whether tests can run as MODE (root, or nobody: rootless).
+can_run() {
+	case $1 in
+	root) is_root ;;
+	nobody) is_root && userns_works ;;
+	*) return 1 ;;
+	esac
+}
+
+# each_mode DESC FUNC [ARG...]: two tests, "DESC [root]" and "DESC [nobody]",
+# each running FUNC MODE ARG...; a mode that cannot run here is skipped.
+each_mode() {
+	local desc=$1 func=$2 mode; shift 2
+	for mode in root nobody; do
+		if can_run "$mode"; then
+			ok "$desc [$mode]" "$func" "$mode" "$@"
+		elif [ "$mode" = root ]; then
+			skip "$desc [$mode]" "not running as root"
+		else
+			skip "$desc [$mode]" "needs root to switch to nobody, and unprivileged user namespaces"
+		fi
+	done
+}
+
+# mode_uid MODE: the uid sandboxtime runs with in MODE.
+mode_uid() { if [ "$1" = nobody ]; then id -u nobody; else id -u; fi; }
+
+# st_scratch: a fresh directory in $ST_TMP that nobody can write to too.
+st_scratch() {
+	local d
+	d=$(mktemp -d "$ST_TMP/run.XXXXXX") && chmod 1777 "$d" && echo "$d"
+}
+
+# st_start MODE ARG...: starts sandboxtime ARG... in the background as MODE
+# (root, or nobody through as_nobody and $ST_NOBODY_BIN), through st-exec,
+# stdin from /dev/null. Sets ST_DIR (a scratch dir), ST_OUT and ST_ERR (files
+# with its standard output and error), ST_JOB (the shell's job) and ST_PID
+# (sandboxtime's pid, also its session id). Finish with st_finish.
+st_start() {
+	local mode=$1 i; shift
+	ST_DIR=$(st_scratch) || return 1
+	ST_OUT=$ST_DIR/stdout ST_ERR=$ST_DIR/stderr ST_PID= ST_RC= ST_LEFT=
+	if [ "$mode" = nobody ]; then
+		as_nobody timeout -k 5 "$ST_TIMEOUT" "$ST_EXEC" "$ST_DIR/pid" "$ST_NOBODY_BIN" "$@" \
+			</dev/null >"$ST_OUT" 2>"$ST_ERR" &
+	else
+		timeout -k 5 "$ST_TIMEOUT" "$ST_EXEC" "$ST_DIR/pid" "$ST_BIN" "$@" \
+			</dev/null >"$ST_OUT" 2>"$ST_ERR" &
+	fi
+	ST_JOB=$!
+	for i in $(seq 200); do
+		[ -s "$ST_DIR/pid" ] && break
+		sleep 0.025
+	done
+	ST_PID=$(cat "$ST_DIR/pid" 2>/dev/null)
+	if [ -z "$ST_PID" ]; then
+		echo "sandboxtime did not start"
+		return 1
+	fi
+}
+
+# st_finish: waits for the run of st_start; sets ST_RC (its exit status) and
+# ST_LEFT (what its session left behind, see st_leftovers).
+st_finish() {
+	wait "$ST_JOB"
+	ST_RC=$?
+	st_leftovers "$ST_PID"
+}
+
+# st_run MODE ARG...: st_start then st_finish.
+st_run() {
+	st_start "$@" || return 1
+	st_finish
+}
+
+# st_session_procs SID: "pid ppid stat comm" of every process in session SID.
+st_session_procs() {
+	ps -e -o sid=,pid=,ppid=,stat=,comm= | awk -v s="$1" '$1 == s { $1 = ""; sub(/^ /, ""); print }'
+}
+
+# st_leftovers SID: sets ST_LEFT to the processes of session SID (a finished
+# sandboxtime's) still there after up to 2 s; kills those (they are ours).
+st_leftovers() {
+	local i pid
+	ST_LEFT=
+	[ -n "$1" ] || return 0
+	for i in $(seq 40); do
+		ST_LEFT=$(st_session_procs "$1")
+		[ -z "$ST_LEFT" ] && return 0
+		sleep 0.05
+	done
+	for pid in $(printf '%s\n' "$ST_LEFT" | awk '{ print $1 }'); do
+		kill -KILL "$pid" 2>/dev/null
+	done
+	return 0
+}
+
+# st_show: what the last run did, for a failing test's output.
+st_show() {
+	echo "exit status: ${ST_RC:-?}"
+	echo "stdout:"; head -c 2000 "$ST_OUT" 2>/dev/null | sed 's/^/  /'
+	echo "stderr:"; head -c 2000 "$ST_ERR" 2>/dev/null | sed 's/^/  /'
+}
+
+# expect_rc N...: the last run exited with one of N...
+expect_rc() {
+	local want
+	for want in "$@"; do
+		[ "$ST_RC" = "$want" ] && return 0
+	done
+	echo "expected exit status $*, got $ST_RC"
+	st_show
+	return 1
+}
+
+# expect_clean: the last run left no process behind.
+expect_clean() {
+	[ -z "$ST_LEFT" ] && return 0
+	echo "processes left behind by sandboxtime (pid ppid stat comm):"
+	printf '%s\n' "$ST_LEFT" | sed 's/^/  /'
+	return 1
+}
+
+# expect_stdout TEXT: the last run's standard output is exactly TEXT.
+expect_stdout() {
+	local got
+	got=$(cat "$ST_OUT")
+	if [ "$got" != "$1" ]; then
+		echo "expected stdout '$1', got '$got'"
+		st_show
+		return 1
+	fi
+}
+
+# expect_error_line [usage]: standard error is one line "sandboxtime: ...",
+# followed, for a usage error, by the "Try 'sandboxtime --help'" line.
+expect_error_line() {
+	local n first want=1
+	[ "${1:-}" = usage ] && want=2
+	n=$(wc -l <"$ST_ERR")
+	first=$(head -n1 "$ST_ERR")
+	if [ "$n" -ne "$want" ]; then
+		echo "expected $want line(s) on stderr, got $n"
+		st_show
+		return 1
+	fi
+	case $first in
+	"sandboxtime: "?*) ;;
+	*) echo "stderr does not start with 'sandboxtime: '"; st_show; return 1 ;;
+	esac
+	if [ "$want" = 2 ] && [ "$(sed -n 2p "$ST_ERR")" != "Try 'sandboxtime --help' for more information." ]; then
+		echo "second line is not the --help hint"
+		st_show
+		return 1
+	fi
+}
+
+# expect_error_names TEXT...: the error line contains every TEXT.
+expect_error_names() {
+	local t first
+	first=$(head -n1 "$ST_ERR")
+	for t in "$@"; do
+		case $first in
+		*"$t"*) ;;
+		*) echo "error line does not name '$t': $first"; return 1 ;;
+		esac
+	done
+}
+
+# now_ms: CLOCK_REALTIME in milliseconds.
+now_ms() { echo $(($(date +%s%N) / 1000000)); }
+
+# wait_file FILE [TENTHS]: waits until FILE exists (default: up to 10 s).
+wait_file() {
+	local i
+	for i in $(seq "${2:-100}"); do
+		[ -e "$1" ] && return 0
+		sleep 0.1
+	done
+	echo "timed out waiting for $1"
+	return 1
+}

@@ -38,7 +38,7 @@ struct st_opts {
 	const char *output; /* NULL: standard error */
 	int quiet;
 	int verbose;
-	const char *hostname;
+	const char *hostname; /* NULL: the default, "sandbox" */
 	int no_init;
 	char **argv; /* CMD and its arguments (run only) */
 };

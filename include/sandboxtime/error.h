@@ -47,7 +47,8 @@ void st_error_hint(struct st_error *err, const char *hint);
 
 /*
  * Formats the one line main.c prints: the message, strerror of the cause
- * and, where the cause is known, advice on how to fix it.
+ * and, where the cause is known, advice on how to fix it. Control characters
+ * are escaped, so it is always one line.
  */
 void st_error_format(const struct st_error *err, char *buf, size_t len);
 

@@ -15,7 +15,14 @@ struct st_host {
 	int virtualized;   /* 1: the CPU says it runs under a hypervisor, 0 no, -1 unknown */
 };
 
-void st_host_collect(struct st_host *h, int pinned_cpu);
+/* What decides how to run: rootless or not, uid, pinning. Cheap. */
+void st_host_identify(struct st_host *h, int pinned_cpu);
+
+/*
+ * The facts only a report needs (kernel, CPU model, rcu_expedited, cgroup
+ * mode, hypervisor): read when the report is written, not on the launch path.
+ */
+void st_host_collect(struct st_host *h);
 
 /* Rootless: not root, or root of a user namespace that does not map the host's root. */
 int st_host_is_rootless(void);

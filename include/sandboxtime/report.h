@@ -41,6 +41,9 @@ int st_report_write_json(const struct st_report *r, FILE *out, struct st_error *
 int st_report_write_table(const struct st_report *r, FILE *out, int tty, struct st_error *err);
 int st_report_write_csv(const struct st_report *r, FILE *out, struct st_error *err);
 
+/* Why layer @layer is unavailable: "Invalid argument (this kernel was built without ...)". */
+void st_report_layer_reason(const struct st_report *r, int layer, char *buf, size_t len);
+
 /* Incremental cost of set @i for figure @fig: its median minus its reference's. */
 double st_report_increment(const struct st_measurement *m, size_t i, enum st_figure fig);
 

@@ -12,6 +12,8 @@
 struct st_session {
 	const struct st_opts *opts;
 	FILE *out; /* the report's stream: -o FILE (owned) or stderr */
+	int created_output; /* -o FILE did not exist: remove it if no report comes */
+	int report_written;
 	struct st_measurement m;
 	struct st_report report;
 };

@@ -29,6 +29,13 @@ pid_t st_fork_child(struct st_error *err);
 int st_reap(pid_t pid, int *status, struct st_error *err);
 int st_reap_usage(pid_t pid, int *status, struct rusage *ru, struct st_error *err);
 
+/*
+ * Kills (SIGKILL, by pid) and reaps every child of the calling thread, again
+ * until none is left: as a subreaper, that includes whatever a workload left
+ * behind. Only for a process that has no child it wants to keep.
+ */
+void st_kill_children(void);
+
 /* Exit code of a raw wait status, following env(1): 128+N for signal N. */
 int st_status_to_exit(int status);
 

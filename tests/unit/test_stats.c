@@ -29,7 +29,7 @@ static void assert_near_at(double got, double want, const char *expr, const char
 {
 	if (fabs(got - want) <= 1e-9 * fmax(1.0, fabs(want)))
 		return;
-	print_error("%s = %.17g, expected %.17g\n", expr, got, want);
+	print_error("# %s = %.17g, expected %.17g\n", expr, got, want);
 	_fail(file, line);
 }
 
@@ -98,7 +98,10 @@ static void test_one_to_hundred(void **state)
 
 static void test_even_median_interpolates(void **state)
 {
-	/* {10,20,30,40}: median 25, p95 rank 2.85 -> 30 + 0.85 * 10 = 38.5, stdev 12.909944487358056. */
+	/*
+	 * {10,20,30,40}: median 25; p95 rank 2.85 -> 30 + 0.85 * 10 = 38.5;
+	 * stdev 12.909944487358056.
+	 */
 	const double v[] = { 40, 10, 30, 20 };
 	struct st_stats s;
 
