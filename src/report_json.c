@@ -143,6 +143,22 @@ static json_t *steps_json(const struct st_steps *steps)
 	return a;
 }
 
+/* How the sandbox was wired: what a script needs to reach it, and from where. */
+static json_t *network_json(const struct st_net_plan *p)
+{
+	char inside[32], outside[32];
+
+	if (!st_net_wired(p->mode))
+		return json_pack("{s:s}", "mode", st_net_mode_names[p->mode]);
+	st_ip4_format(&p->inside, inside, sizeof(inside));
+	st_ip4_format(&p->outside, outside, sizeof(outside));
+	return json_pack("{s:s,s:s,s:s,s:s,s:s,s:o,s:o,s:b,s:o}", "mode", st_net_mode_names[p->mode],
+			 "interface", ST_NET_INSIDE_IF, "address", inside, "gateway", outside, "host_interface",
+			 p->host_if, "bridge", p->mode == ST_NET_BRIDGE ? json_string(p->bridge) : json_null(),
+			 "bridge_joined", json_boolean(p->bridge_joined), "simulated_host", p->simulated_host,
+			 "mtu", p->mtu ? json_integer(p->mtu) : json_null());
+}
+
 static double tv_us(struct timeval tv)
 {
 	return (double)tv.tv_sec * 1e6 + (double)tv.tv_usec;
@@ -177,6 +193,8 @@ json_t *st_report_json(const struct st_report *r)
 					      "deferred_wait_us", st_ns_to_us(r->m->deferred_wait_ns)));
 	if (r->opts->command == ST_CMD_RUN) {
 		json_object_set_new(doc, "steps", steps_json(r->steps));
+		if (r->net)
+			json_object_set_new(doc, "network", network_json(r->net));
 		json_object_set_new(doc, "workload",
 				    r->workload ? workload_json(r->opts, r->workload) : json_null());
 	}

@@ -175,6 +175,17 @@ static void print_run(const struct st_report *r, FILE *out)
 		for (size_t i = 0; i < r->steps->n; i++)
 			fprintf(out, "%-16s %10.1f\n", r->steps->v[i].name, r->steps->v[i].us);
 	}
+	if (r->net && st_net_wired(r->net->mode)) {
+		const struct st_net_plan *p = r->net;
+		char inside[32], outside[32];
+
+		st_ip4_format(&p->inside, inside, sizeof(inside));
+		st_ip4_format(&p->outside, outside, sizeof(outside));
+		fprintf(out, "\nnetwork: %s, eth0 %s via %s (%s%s%s)%s\n", st_net_mode_names[p->mode], inside,
+			outside, p->host_if, p->mode == ST_NET_BRIDGE ? " on " : "",
+			p->mode == ST_NET_BRIDGE ? p->bridge : "",
+			p->simulated_host ? "; rootless: the host side is a namespace sandboxtime made" : "");
+	}
 	if (!w)
 		return;
 	fprintf(out, "\nworkload: ");
