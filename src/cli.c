@@ -73,6 +73,8 @@ void st_cli_usage(FILE *out)
 	      "                          veth (eth0 paired with an outside end) or bridge (that\n"
 	      "                          outside end on a bridge); rootless, outside is a network\n"
 	      "                          namespace that sandboxtime makes to stand for the host\n"
+	      "     --net=join:PATH|PID  enter an existing network namespace (a file such as\n"
+	      "                          /run/netns/NAME, or a process's) instead of making one\n"
 	      "     --addr=A.B.C.D/N   the sandbox's eth0 address (default: a free 10.213.x.y/30,\n"
 	      "                          or 10.214.x.2/24 with a bridge)\n"
 	      "     --bridge=NAME      join this existing bridge (root only) instead of a new one\n"
@@ -149,7 +151,7 @@ static int parse_option(int c, const char *arg, struct st_opts *o, struct st_err
 	case OPT_NS:
 		return st_layer_parse(arg, &o->ns_mask, &o->ns_explicit, err);
 	case OPT_NET:
-		return st_ns_net_parse_mode(arg, &o->net, err);
+		return st_ns_net_parse_mode(arg, &o->net, &o->join, err);
 	case OPT_REPEAT:
 		return parse_count("--repeat", arg, 0, MAX_REPEAT, &o->repeat, err);
 	case OPT_WARMUP:
@@ -311,10 +313,13 @@ int st_cli_parse(int argc, char **argv, struct st_opts *o, struct st_error *err)
 	}
 	if (o->deferred_repeat == UINT_MAX)
 		o->deferred_repeat = o->repeat < 10 ? o->repeat : 10;
-	if (o->net == ST_NET_HOST)
+	/* host and join make no network namespace of their own. */
+	if (o->net == ST_NET_HOST || o->net == ST_NET_JOIN) {
+		if (o->ns_explicit & ST_LAYER_BIT(ST_LAYER_NET))
+			return st_error_usage(err, "--net=%s conflicts with net in --ns (it makes no network namespace)",
+					      st_net_mode_names[o->net]);
 		o->ns_mask &= ~ST_LAYER_BIT(ST_LAYER_NET);
-	if (o->net == ST_NET_HOST && (o->ns_explicit & ST_LAYER_BIT(ST_LAYER_NET)))
-		return st_error_usage(err, "--net=host conflicts with net in --ns (host means no network namespace)");
+	}
 	ret = check_net_options(o, err);
 	if (ret < 0)
 		return ret;

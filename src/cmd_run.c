@@ -11,7 +11,7 @@ int st_cmd_run(const struct st_opts *o, int *exit_code, struct st_error *err)
 	struct st_session s __attribute__((cleanup(st_session_end)));
 	struct st_sandbox_config cfg = { 0 };
 	struct st_steps steps = { 0 };
-	struct st_net_plan net;
+	struct st_net_plan net __attribute__((cleanup(st_net_plan_release))) = { .join_fd = -1 };
 	struct st_workload w;
 	int ret;
 

@@ -148,6 +148,8 @@ static json_t *network_json(const struct st_net_plan *p)
 {
 	char inside[32], outside[32];
 
+	if (p->mode == ST_NET_JOIN)
+		return json_pack("{s:s,s:s}", "mode", "join", "target", p->join_target);
 	if (!st_net_wired(p->mode))
 		return json_pack("{s:s}", "mode", st_net_mode_names[p->mode]);
 	st_ip4_format(&p->inside, inside, sizeof(inside));

@@ -175,6 +175,8 @@ static void print_run(const struct st_report *r, FILE *out)
 		for (size_t i = 0; i < r->steps->n; i++)
 			fprintf(out, "%-16s %10.1f\n", r->steps->v[i].name, r->steps->v[i].us);
 	}
+	if (r->net && r->net->mode == ST_NET_JOIN)
+		fprintf(out, "\nnetwork: joined %s\n", r->net->join_target);
 	if (r->net && st_net_wired(r->net->mode)) {
 		const struct st_net_plan *p = r->net;
 		char inside[32], outside[32];

@@ -314,6 +314,7 @@ static int run(const struct st_sandbox_config *cfg, int own_pid_ns, struct outsi
 {
 	struct channel ch __attribute__((cleanup(channel_close)));
 	_cleanup_pid_ pid_t pid = -1;
+	_cleanup_close_ int restore_net = -1;
 	struct setup_report rep;
 	uint64_t t0, start;
 	int ret;
@@ -328,15 +329,29 @@ static int run(const struct st_sandbox_config *cfg, int own_pid_ns, struct outsi
 	 */
 	if (!own_pid_ns && prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
 		return st_error_set(err, errno, "sandbox: becoming a subreaper");
+	/*
+	 * join: entering needs CAP_SYS_ADMIN over the target, which a child in
+	 * a new user namespace no longer has; so we step in for the clone
+	 * only, the child inherits it, and we step back out.
+	 */
+	if (cfg->net->mode == ST_NET_JOIN) {
+		ret = st_net_enter_joined(cfg->net, &restore_net, steps, err);
+		if (ret < 0)
+			return ret;
+	}
 	t0 = st_now_ns();
 	pid = st_clone3(st_layer_flags(cfg->mask), err);
-	if (pid < 0) {
-		w->clone_errno = err->errnum;
-		return st_error_wrap(err, "sandbox");
-	}
 	if (pid == 0)
 		sandbox_child(cfg, &ch);
-	st_steps_add(steps, "clone", st_now_ns() - t0);
+	if (pid > 0)
+		st_steps_add(steps, "clone", st_now_ns() - t0);
+	else
+		w->clone_errno = err->errnum;
+	ret = st_net_leave_joined(&restore_net, pid < 0 ? &(struct st_error){ 0 } : err);
+	if (pid < 0)
+		return st_error_wrap(err, "sandbox");
+	if (ret < 0)
+		return ret;
 	closep(&ch.go_rd);
 	closep(&ch.report_wr);
 	closep(&ch.exec_wr);

@@ -25,6 +25,7 @@ struct st_opts {
 	unsigned int ns_mask;     /* asked layers, before availability */
 	unsigned int ns_explicit; /* named one by one: missing ones are errors */
 	enum st_net_mode net;
+	const char *join;   /* --net=join:TARGET: TARGET */
 	const char *addr;   /* --addr: the sandbox's IPv4 address/prefix */
 	const char *bridge; /* --bridge: join this existing bridge */
 	unsigned int mtu;   /* --mtu: veth and bridge MTU, 0 for the default */

@@ -17,6 +17,7 @@ enum st_net_mode {
 	ST_NET_HOST,   /* no network namespace */
 	ST_NET_VETH,   /* eth0 inside, paired with an outside end */
 	ST_NET_BRIDGE, /* the outside end on a bridge: the docker0 shape */
+	ST_NET_JOIN,   /* an existing network namespace: a pod, a pool */
 	ST_NET_COUNT,
 };
 
@@ -39,9 +40,25 @@ struct st_net_plan {
 	struct st_ip4 inside;    /* eth0's address */
 	struct st_ip4 outside;   /* the outside end's address, or the bridge's */
 	unsigned int mtu;        /* 0: the kernel's default */
+	char join_target[256];   /* join: the namespace file we enter */
+	int join_fd;             /* join: open on it, owned by the plan (-1 otherwise) */
 };
 
-int st_ns_net_parse_mode(const char *text, enum st_net_mode *mode, struct st_error *err);
+/* Releases what the plan holds (the joined namespace's fd). */
+void st_net_plan_release(struct st_net_plan *p);
+
+/*
+ * join: enters the namespace of the plan in the calling process (the
+ * sandbox is cloned into it), keeping a handle on the one it leaves in
+ * *@restore_fd for st_net_leave_joined(). Timed as the step "setns".
+ */
+int st_net_enter_joined(const struct st_net_plan *p, int *restore_fd, struct st_steps *steps,
+			struct st_error *err);
+int st_net_leave_joined(int *restore_fd, struct st_error *err);
+
+/* Parses --net: a mode name, or join:PATH / join:PID (*@target points after "join:"). */
+int st_ns_net_parse_mode(const char *text, enum st_net_mode *mode, const char **target,
+			 struct st_error *err);
 
 /* Checks an interface name option: 1 to IFNAMSIZ-1 bytes, no '/', no blanks. */
 int st_net_validate_ifname(const char *opt, const char *name, struct st_error *err);
