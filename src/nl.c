@@ -70,15 +70,20 @@ void st_nl_close(struct st_nl *nl)
 	free(nl);
 }
 
-/* A counter, not time(NULL): two requests within one second must differ. */
-static struct nlmsghdr *nl_prepare(struct st_nl *nl, uint16_t type, uint16_t flags)
+static struct nlmsghdr *msg_start(void *buf, uint32_t seq, uint16_t type, uint16_t flags)
 {
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(nl->buf);
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
 
 	nlh->nlmsg_type = type;
 	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | flags;
-	nlh->nlmsg_seq = ++nl->seq;
+	nlh->nlmsg_seq = seq;
 	return nlh;
+}
+
+/* A counter, not time(NULL): two requests within one second must differ. */
+static struct nlmsghdr *nl_prepare(struct st_nl *nl, uint16_t type, uint16_t flags)
+{
+	return msg_start(nl->buf, ++nl->seq, type, flags);
 }
 
 /*
@@ -151,12 +156,8 @@ static int data_cb(const struct nlmsghdr *nlh, void *data)
 	return ctx->cb(nlh, ctx->data);
 }
 
-/*
- * Sends @nlh and runs the replies through @cb (for dumps) until the ACK or
- * NLMSG_DONE; the error callback keeps the kernel's reason in @err.
- */
-static int nl_talk_cb(struct st_nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb, void *data,
-		      const char *what, struct st_error *err)
+int st_nl_parse_reply(const void *buf, size_t len, uint32_t seq, uint32_t portid, st_nl_cb cb,
+		      void *data, const char *what, struct st_error *err)
 {
 	/* With a control array, libmnl skips every type it has no entry for: DONE too. */
 	mnl_cb_t ctl[NLMSG_MIN_TYPE] = {
@@ -166,6 +167,28 @@ static int nl_talk_cb(struct st_nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb, void 
 		[NLMSG_OVERRUN] = noop_cb,
 	};
 	struct talk_ctx ctx = { .what = what, .err = err, .cb = cb, .data = data };
+	int ret;
+
+	errno = 0;
+	ret = mnl_cb_run2(buf, len, seq, portid, cb ? data_cb : NULL, &ctx, ctl, ARRAY_SIZE(ctl));
+	if (ret == MNL_CB_OK)
+		return 1;
+	if (ret == MNL_CB_ERROR) {
+		if (err->msg[0])
+			return -err->errnum;
+		/* libmnl's own checks: a reply to another request, or a malformed one. */
+		return st_error_set(err, errno ? errno : EPROTO, "netlink: %s: bad reply", what);
+	}
+	return 0;
+}
+
+/*
+ * Sends @nlh and runs the replies through @cb (for dumps) until the ACK or
+ * NLMSG_DONE; the error callback keeps the kernel's reason in @err.
+ */
+static int nl_talk_cb(struct st_nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb, void *data,
+		      const char *what, struct st_error *err)
+{
 	unsigned int seq = nlh->nlmsg_seq;
 	ssize_t n;
 	int ret;
@@ -179,15 +202,9 @@ static int nl_talk_cb(struct st_nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb, void 
 			return st_error_set(err, ETIMEDOUT, "netlink: %s: no answer from the kernel", what);
 		if (n < 0)
 			return st_error_set(err, errno, "netlink: %s: receive", what);
-		ret = mnl_cb_run2(nl->buf, (size_t)n, seq, nl->portid, cb ? data_cb : NULL, &ctx, ctl,
-				  ARRAY_SIZE(ctl));
-	} while (ret == MNL_CB_OK);
-	if (ret == MNL_CB_ERROR) {
-		if (err->msg[0])
-			return -err->errnum;
-		return st_error_set(err, errno, "netlink: %s", what);
-	}
-	return 0;
+		ret = st_nl_parse_reply(nl->buf, (size_t)n, seq, nl->portid, cb, data, what, err);
+	} while (ret == 1);
+	return ret;
 }
 
 static int nl_talk(struct st_nl *nl, struct nlmsghdr *nlh, const char *what, struct st_error *err)
@@ -203,12 +220,10 @@ static struct ifinfomsg *put_ifinfo(struct nlmsghdr *nlh)
 	return ifm;
 }
 
-int st_nl_link_set_up(struct st_nl *nl, const char *ifname, int no_forwarding,
-		      struct st_error *err)
+struct nlmsghdr *st_nl_msg_link_up(void *buf, uint32_t seq, const char *ifname, int no_forwarding)
 {
-	struct nlmsghdr *nlh = nl_prepare(nl, RTM_NEWLINK, 0);
+	struct nlmsghdr *nlh = msg_start(buf, seq, RTM_NEWLINK, 0);
 	struct ifinfomsg *ifm = put_ifinfo(nlh);
-	char what[64];
 
 	ifm->ifi_change = IFF_UP;
 	ifm->ifi_flags = IFF_UP;
@@ -224,17 +239,24 @@ int st_nl_link_set_up(struct st_nl *nl, const char *ifname, int no_forwarding,
 		mnl_attr_nest_end(nlh, inet);
 		mnl_attr_nest_end(nlh, spec);
 	}
-	snprintf(what, sizeof(what), "set %s up", ifname);
-	return nl_talk(nl, nlh, what, err);
+	return nlh;
 }
 
-int st_nl_veth_create(struct st_nl *nl, const char *name, const char *peer, int peer_netns_fd,
-		      unsigned int mtu, struct st_error *err)
+int st_nl_link_set_up(struct st_nl *nl, const char *ifname, int no_forwarding,
+		      struct st_error *err)
 {
-	struct nlmsghdr *nlh = nl_prepare(nl, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL);
+	char what[64];
+
+	snprintf(what, sizeof(what), "set %s up", ifname);
+	return nl_talk(nl, st_nl_msg_link_up(nl->buf, ++nl->seq, ifname, no_forwarding), what, err);
+}
+
+struct nlmsghdr *st_nl_msg_veth(void *buf, uint32_t seq, const char *name, const char *peer,
+				int peer_netns_fd, unsigned int mtu)
+{
+	struct nlmsghdr *nlh = msg_start(buf, seq, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL);
 	struct nlattr *linkinfo, *data, *peer_nest;
 	struct ifinfomsg *peer_ifm;
-	char what[64];
 
 	put_ifinfo(nlh);
 	mnl_attr_put_strz(nlh, IFLA_IFNAME, name);
@@ -256,15 +278,23 @@ int st_nl_veth_create(struct st_nl *nl, const char *name, const char *peer, int 
 	mnl_attr_nest_end(nlh, peer_nest);
 	mnl_attr_nest_end(nlh, data);
 	mnl_attr_nest_end(nlh, linkinfo);
-	snprintf(what, sizeof(what), "create veth %s", name);
-	return nl_talk(nl, nlh, what, err);
+	return nlh;
 }
 
-int st_nl_bridge_create(struct st_nl *nl, const char *name, unsigned int mtu, struct st_error *err)
+int st_nl_veth_create(struct st_nl *nl, const char *name, const char *peer, int peer_netns_fd,
+		      unsigned int mtu, struct st_error *err)
 {
-	struct nlmsghdr *nlh = nl_prepare(nl, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL);
-	struct nlattr *linkinfo;
 	char what[64];
+
+	snprintf(what, sizeof(what), "create veth %s", name);
+	return nl_talk(nl, st_nl_msg_veth(nl->buf, ++nl->seq, name, peer, peer_netns_fd, mtu), what,
+		       err);
+}
+
+struct nlmsghdr *st_nl_msg_bridge(void *buf, uint32_t seq, const char *name, unsigned int mtu)
+{
+	struct nlmsghdr *nlh = msg_start(buf, seq, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL);
+	struct nlattr *linkinfo;
 
 	put_ifinfo(nlh);
 	mnl_attr_put_strz(nlh, IFLA_IFNAME, name);
@@ -273,8 +303,15 @@ int st_nl_bridge_create(struct st_nl *nl, const char *name, unsigned int mtu, st
 	linkinfo = mnl_attr_nest_start(nlh, IFLA_LINKINFO);
 	mnl_attr_put_strz(nlh, IFLA_INFO_KIND, "bridge");
 	mnl_attr_nest_end(nlh, linkinfo);
+	return nlh;
+}
+
+int st_nl_bridge_create(struct st_nl *nl, const char *name, unsigned int mtu, struct st_error *err)
+{
+	char what[64];
+
 	snprintf(what, sizeof(what), "create bridge %s", name);
-	return nl_talk(nl, nlh, what, err);
+	return nl_talk(nl, st_nl_msg_bridge(nl->buf, ++nl->seq, name, mtu), what, err);
 }
 
 int st_nl_link_del(struct st_nl *nl, const char *ifname, struct st_error *err)
@@ -370,19 +407,12 @@ int st_nl_link_set_master(struct st_nl *nl, const char *ifname, const char *mast
 	return nl_talk(nl, nlh, what, err);
 }
 
-int st_nl_addr_add(struct st_nl *nl, const char *ifname, const struct st_ip4 *a,
-		   struct st_error *err)
+struct nlmsghdr *st_nl_msg_addr(void *buf, uint32_t seq, int index, const struct st_ip4 *a)
 {
-	int index = link_index(nl, ifname, err);
-	struct nlmsghdr *nlh;
-	struct ifaddrmsg *ifa;
+	struct nlmsghdr *nlh = msg_start(buf, seq, RTM_NEWADDR, NLM_F_CREATE | NLM_F_EXCL);
+	struct ifaddrmsg *ifa = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifa));
 	struct in_addr brd;
-	char what[96], text[32];
 
-	if (index < 0)
-		return index;
-	nlh = nl_prepare(nl, RTM_NEWADDR, NLM_F_CREATE | NLM_F_EXCL);
-	ifa = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifa));
 	ifa->ifa_family = AF_INET;
 	ifa->ifa_prefixlen = (unsigned char)a->prefix;
 	ifa->ifa_scope = RT_SCOPE_UNIVERSE;
@@ -393,9 +423,20 @@ int st_nl_addr_add(struct st_nl *nl, const char *ifname, const struct st_ip4 *a,
 		brd.s_addr = a->addr.s_addr | ~st_ip4_mask(a->prefix);
 		mnl_attr_put(nlh, IFA_BROADCAST, sizeof(brd), &brd);
 	}
+	return nlh;
+}
+
+int st_nl_addr_add(struct st_nl *nl, const char *ifname, const struct st_ip4 *a,
+		   struct st_error *err)
+{
+	int index = link_index(nl, ifname, err);
+	char what[96], text[32];
+
+	if (index < 0)
+		return index;
 	st_ip4_format(a, text, sizeof(text));
 	snprintf(what, sizeof(what), "add address %s to %s", text, ifname);
-	return nl_talk(nl, nlh, what, err);
+	return nl_talk(nl, st_nl_msg_addr(nl->buf, ++nl->seq, index, a), what, err);
 }
 
 struct addr_query {
@@ -447,18 +488,11 @@ int st_nl_addr_get(struct st_nl *nl, const char *ifname, struct st_ip4 *a, struc
 	return 0;
 }
 
-int st_nl_route_add_default(struct st_nl *nl, const char *ifname, struct in_addr gateway,
-			    struct st_error *err)
+struct nlmsghdr *st_nl_msg_default_route(void *buf, uint32_t seq, int index, struct in_addr gateway)
 {
-	int index = link_index(nl, ifname, err);
-	struct nlmsghdr *nlh;
-	struct rtmsg *rtm;
-	char what[96], gw[INET_ADDRSTRLEN];
+	struct nlmsghdr *nlh = msg_start(buf, seq, RTM_NEWROUTE, NLM_F_CREATE | NLM_F_EXCL);
+	struct rtmsg *rtm = mnl_nlmsg_put_extra_header(nlh, sizeof(*rtm));
 
-	if (index < 0)
-		return index;
-	nlh = nl_prepare(nl, RTM_NEWROUTE, NLM_F_CREATE | NLM_F_EXCL);
-	rtm = mnl_nlmsg_put_extra_header(nlh, sizeof(*rtm));
 	rtm->rtm_family = AF_INET;
 	rtm->rtm_dst_len = 0;
 	rtm->rtm_table = RT_TABLE_MAIN;
@@ -467,9 +501,20 @@ int st_nl_route_add_default(struct st_nl *nl, const char *ifname, struct in_addr
 	rtm->rtm_type = RTN_UNICAST;
 	mnl_attr_put(nlh, RTA_GATEWAY, sizeof(gateway), &gateway);
 	mnl_attr_put_u32(nlh, RTA_OIF, (uint32_t)index);
+	return nlh;
+}
+
+int st_nl_route_add_default(struct st_nl *nl, const char *ifname, struct in_addr gateway,
+			    struct st_error *err)
+{
+	int index = link_index(nl, ifname, err);
+	char what[96], gw[INET_ADDRSTRLEN];
+
+	if (index < 0)
+		return index;
 	inet_ntop(AF_INET, &gateway, gw, sizeof(gw));
 	snprintf(what, sizeof(what), "add default route via %s dev %s", gw, ifname);
-	return nl_talk(nl, nlh, what, err);
+	return nl_talk(nl, st_nl_msg_default_route(nl->buf, ++nl->seq, index, gateway), what, err);
 }
 
 struct in_use_query {

@@ -73,4 +73,26 @@ int st_nl_route_add_default(struct st_nl *nl, const char *ifname, struct in_addr
 int st_nl_ip4_in_use(struct st_nl *nl, const struct st_ip4 *net, int *in_use, char *what,
 		     size_t what_len, struct st_error *err);
 
+/*
+ * The requests as bytes, without I/O (the functions above send these), and
+ * the reply parser: exposed so that unit tests check messages and replies
+ * against captured vectors without a socket.
+ */
+struct nlmsghdr;
+struct nlmsghdr *st_nl_msg_link_up(void *buf, uint32_t seq, const char *ifname, int no_forwarding);
+struct nlmsghdr *st_nl_msg_veth(void *buf, uint32_t seq, const char *name, const char *peer,
+				int peer_netns_fd, unsigned int mtu);
+struct nlmsghdr *st_nl_msg_bridge(void *buf, uint32_t seq, const char *name, unsigned int mtu);
+struct nlmsghdr *st_nl_msg_addr(void *buf, uint32_t seq, int index, const struct st_ip4 *a);
+struct nlmsghdr *st_nl_msg_default_route(void *buf, uint32_t seq, int index, struct in_addr gateway);
+
+/*
+ * Runs one buffer of replies to request @seq of port @portid: 0 when the ACK
+ * or NLMSG_DONE came, 1 when more is to come, -errno with the kernel's text
+ * (extended ack) in @err. @cb sees each data message of a dump.
+ */
+typedef int (*st_nl_cb)(const struct nlmsghdr *nlh, void *data);
+int st_nl_parse_reply(const void *buf, size_t len, uint32_t seq, uint32_t portid, st_nl_cb cb,
+		      void *data, const char *what, struct st_error *err);
+
 #endif
