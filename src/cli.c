@@ -27,6 +27,7 @@ enum {
 	OPT_ADDR,
 	OPT_BRIDGE,
 	OPT_MTU,
+	OPT_DRY_RUN,
 };
 
 static const struct option long_options[] = {
@@ -48,19 +49,21 @@ static const struct option long_options[] = {
 	{ "addr", required_argument, NULL, OPT_ADDR },
 	{ "bridge", required_argument, NULL, OPT_BRIDGE },
 	{ "mtu", required_argument, NULL, OPT_MTU },
+	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
 };
 
 /* Subcommands of DESIGN.md that this version does not have yet. */
-static const char *const later_commands[] = { "netbench", "orphans", "bench", "cleanup" };
+static const char *const later_commands[] = { "netbench", "orphans", "bench" };
 
 void st_cli_usage(FILE *out)
 {
 	fputs("Usage:\n"
 	      " sandboxtime [OPTIONS] -- CMD [ARG...]   build the sandbox layer by layer, time it, run CMD in it\n"
 	      " sandboxtime layers [OPTIONS]            only measure the layers (no workload)\n"
+	      " sandboxtime cleanup [--dry-run]         delete stv<pid>/stbr<pid> links of a killed sandboxtime\n"
 	      " sandboxtime --help | --version\n"
 	      "\n"
 	      "Measure what each layer of isolation costs: setup, ready, teardown and the\n"
@@ -95,6 +98,7 @@ void st_cli_usage(FILE *out)
 	      " -v, --verbose          also print min, median, p95, mean and stddev of every figure\n"
 	      "     --hostname=NAME    hostname inside the sandbox (default: sandbox)\n"
 	      "     --no-init          exec CMD as the sandbox's first process, without the init\n"
+	      "     --dry-run          cleanup: list what would be deleted, delete nothing\n"
 	      " -h, --help             display this help\n"
 	      " -V, --version          display version\n"
 	      "\n"
@@ -198,6 +202,9 @@ static int parse_option(int c, const char *arg, struct st_opts *o, struct st_err
 		return st_net_validate_ifname("--bridge", arg, err);
 	case OPT_MTU:
 		return parse_count("--mtu", arg, 68, 65535, &o->mtu, err);
+	case OPT_DRY_RUN:
+		o->dry_run = 1;
+		return 0;
 	case 'h':
 		o->command = ST_CMD_HELP;
 		return 0;
@@ -232,8 +239,8 @@ static int parse_command(int argc, char **argv, struct st_opts *o, int *first,
 	*first = 1;
 	if (argc < 2 || argv[1][0] == '-')
 		return 0;
-	if (strcmp(argv[1], "layers") == 0) {
-		o->command = ST_CMD_LAYERS;
+	if (strcmp(argv[1], "layers") == 0 || strcmp(argv[1], "cleanup") == 0) {
+		o->command = argv[1][0] == 'l' ? ST_CMD_LAYERS : ST_CMD_CLEANUP;
 		*first = 2;
 		return 0;
 	}
@@ -253,6 +260,13 @@ static int parse_operands(int argc, char **argv, int ind, int value_index, struc
 {
 	int dashdash = ind > 1 && strcmp(argv[ind - 1], "--") == 0 && ind - 1 != value_index;
 
+	if (o->dry_run && o->command != ST_CMD_CLEANUP)
+		return st_error_usage(err, "--dry-run applies to cleanup only");
+	if (o->command == ST_CMD_CLEANUP) {
+		if (ind < argc)
+			return st_error_usage(err, "cleanup: unexpected argument '%s'", argv[ind]);
+		return 0;
+	}
 	if (o->command == ST_CMD_LAYERS) {
 		if (ind < argc)
 			return st_error_usage(err, "layers: unexpected argument '%s' (layers runs no command)",

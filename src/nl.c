@@ -383,6 +383,40 @@ int st_nl_link_get(struct st_nl *nl, const char *ifname, int *index, char *kind,
 	return 0;
 }
 
+struct list_ctx {
+	st_nl_link_fn fn;
+	void *data;
+};
+
+static int list_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct ifinfomsg *ifm = mnl_nlmsg_get_payload(nlh);
+	struct list_ctx *ctx = data;
+	char kind[16] = "";
+	struct link_info li = { .index = 0, .kind = kind, .kind_len = sizeof(kind) };
+	const struct nlattr *attr;
+	const char *name = NULL;
+
+	if (nlh->nlmsg_type != RTM_NEWLINK)
+		return MNL_CB_OK;
+	mnl_attr_parse(nlh, sizeof(*ifm), link_attr_cb, &li);
+	mnl_attr_for_each(attr, nlh, sizeof(*ifm))
+		if (mnl_attr_get_type(attr) == IFLA_IFNAME && mnl_attr_validate(attr, MNL_TYPE_NUL_STRING) == 0)
+			name = mnl_attr_get_str(attr);
+	if (name)
+		ctx->fn(name, ifm->ifi_index, kind, ctx->data);
+	return MNL_CB_OK;
+}
+
+int st_nl_link_list(struct st_nl *nl, st_nl_link_fn fn, void *data, struct st_error *err)
+{
+	struct nlmsghdr *nlh = nl_prepare_dump(nl, RTM_GETLINK);
+	struct list_ctx ctx = { .fn = fn, .data = data };
+
+	put_ifinfo(nlh);
+	return nl_talk_cb(nl, nlh, list_cb, &ctx, "list links", err);
+}
+
 static int link_index(struct st_nl *nl, const char *ifname, struct st_error *err)
 {
 	int index, ret = st_nl_link_get(nl, ifname, &index, NULL, 0, err);

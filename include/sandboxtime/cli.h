@@ -10,6 +10,7 @@
 enum st_command {
 	ST_CMD_RUN,    /* sandboxtime [OPTIONS] -- CMD [ARG...] */
 	ST_CMD_LAYERS, /* sandboxtime layers [OPTIONS] */
+	ST_CMD_CLEANUP, /* sandboxtime cleanup [--dry-run] */
 	ST_CMD_HELP,
 	ST_CMD_VERSION,
 };
@@ -41,6 +42,7 @@ struct st_opts {
 	int verbose;
 	const char *hostname; /* NULL: the default, "sandbox" */
 	int no_init;
+	int dry_run; /* cleanup: list, delete nothing */
 	char **argv; /* CMD and its arguments (run only) */
 };
 

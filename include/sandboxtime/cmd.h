@@ -11,4 +11,7 @@
 int st_cmd_run(const struct st_opts *o, int *exit_code, struct st_error *err);
 int st_cmd_layers(const struct st_opts *o, int *exit_code, struct st_error *err);
 
+/* sandboxtime cleanup: delete stv<pid>/stbr<pid> links of sandboxtimes that are gone. */
+int st_cmd_cleanup(const struct st_opts *o, int *exit_code, struct st_error *err);
+
 #endif

@@ -57,6 +57,10 @@ int st_nl_link_del(struct st_nl *nl, const char *ifname, struct st_error *err);
 int st_nl_link_get(struct st_nl *nl, const char *ifname, int *index, char *kind, size_t kind_len,
 		   struct st_error *err);
 
+/* Calls @fn for every link of the namespace (a dump). */
+typedef void (*st_nl_link_fn)(const char *name, int index, const char *kind, void *data);
+int st_nl_link_list(struct st_nl *nl, st_nl_link_fn fn, void *data, struct st_error *err);
+
 int st_nl_addr_add(struct st_nl *nl, const char *ifname, const struct st_ip4 *a,
 		   struct st_error *err);
 

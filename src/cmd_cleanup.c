@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: MIT
+#include <stdio.h>
+#include <string.h>
+
+#include "sandboxtime/cmd.h"
+#include "sandboxtime/host.h"
+#include "sandboxtime/leftover.h"
+#include "sandboxtime/nl.h"
+
+#define MAX_LEFTOVERS 256
+
+struct leftover {
+	char name[16];
+	pid_t pid;
+	enum st_leftover_kind kind;
+};
+
+struct scan {
+	struct leftover v[MAX_LEFTOVERS];
+	size_t n;
+};
+
+static void collect(const char *name, int index, const char *kind, void *data)
+{
+	struct scan *scan = data;
+	enum st_leftover_kind k;
+	pid_t pid;
+
+	k = st_leftover_parse(name, &pid);
+	/* The name alone is not enough: the link must be of the kind it claims. */
+	if (k == ST_LEFTOVER_NONE || scan->n >= MAX_LEFTOVERS ||
+	    strcmp(kind, k == ST_LEFTOVER_BRIDGE ? "bridge" : "veth") != 0)
+		return;
+	snprintf(scan->v[scan->n].name, sizeof(scan->v[scan->n].name), "%s", name);
+	scan->v[scan->n].pid = pid;
+	scan->v[scan->n].kind = k;
+	scan->n++;
+}
+
+/*
+ * Deletes the links of sandboxtimes that are gone; keeps those of a running
+ * one. Veths first: a bridge goes last, once nothing is attached to it.
+ */
+static int remove_leftovers(struct st_nl *nl, const struct scan *scan, int dry_run, size_t *removed,
+			    struct st_error *err)
+{
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < scan->n; i++) {
+			const struct leftover *l = &scan->v[i];
+			int ret;
+
+			if ((pass == 0) != (l->kind == ST_LEFTOVER_VETH))
+				continue;
+			if (st_leftover_owner_running(l->pid)) {
+				printf("kept %s: pid %d is a running sandboxtime\n", l->name, l->pid);
+				continue;
+			}
+			if (dry_run) {
+				printf("would delete %s: pid %d is no sandboxtime any more\n", l->name, l->pid);
+				continue;
+			}
+			ret = st_nl_link_del(nl, l->name, err);
+			if (ret == -ENODEV)
+				continue; /* went with its peer's namespace meanwhile */
+			if (ret < 0)
+				return st_error_wrap(err, "cleanup");
+			printf("deleted %s: pid %d is no sandboxtime any more\n", l->name, l->pid);
+			(*removed)++;
+		}
+	}
+	return 0;
+}
+
+int st_cmd_cleanup(const struct st_opts *o, int *exit_code, struct st_error *err)
+{
+	_cleanup_(st_nl_closep) struct st_nl *nl = NULL;
+	struct scan scan = { .n = 0 };
+	size_t removed = 0;
+	int ret;
+
+	*exit_code = ST_EXIT_FAILURE;
+	/* Rootless sandboxes put nothing in the host's namespace: nothing to clean. */
+	if (st_host_is_rootless() && !o->dry_run)
+		return st_error_set(err, EPERM, "cleanup: deleting links in the host's network namespace needs root (try --dry-run to list them)");
+	ret = st_nl_open(&nl, err);
+	if (ret == 0)
+		ret = st_nl_link_list(nl, collect, &scan, err);
+	if (ret == 0)
+		ret = remove_leftovers(nl, &scan, o->dry_run, &removed, err);
+	if (ret < 0)
+		return ret;
+	if (!o->quiet)
+		fprintf(stderr, "sandboxtime: cleanup: %zu leftover link(s) found, %zu deleted\n", scan.n,
+			removed);
+	*exit_code = ST_EXIT_OK;
+	return fflush(stdout) == EOF ? st_error_set(err, errno, "cleanup: writing") : 0;
+}

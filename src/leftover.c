@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: MIT
+#include <stdio.h>
+#include <string.h>
+
+#include "sandboxtime/leftover.h"
+#include "sandboxtime/util.h"
+
+enum st_leftover_kind st_leftover_parse(const char *name, pid_t *pid)
+{
+	static const struct {
+		const char *prefix;
+		enum st_leftover_kind kind;
+	} rows[] = { { "stbr", ST_LEFTOVER_BRIDGE }, { "stv", ST_LEFTOVER_VETH } };
+
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
+		size_t len = strlen(rows[i].prefix);
+		const char *digits = name + len;
+		long v = 0;
+
+		if (strncmp(name, rows[i].prefix, len) != 0 || !*digits || *digits == '0')
+			continue;
+		for (const char *d = digits; *d; d++) {
+			if (*d < '0' || *d > '9' || v > 4194304) /* PID_MAX_LIMIT */
+				return ST_LEFTOVER_NONE;
+			v = v * 10 + (*d - '0');
+		}
+		if (v > 4194304)
+			return ST_LEFTOVER_NONE;
+		*pid = (pid_t)v;
+		return rows[i].kind;
+	}
+	return ST_LEFTOVER_NONE;
+}
+
+int st_leftover_owner_running(pid_t pid)
+{
+	char path[64], comm[32];
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+	if (st_read_file(path, comm, sizeof(comm)) < 0)
+		return 0;
+	return strcmp(comm, "sandboxtime") == 0;
+}
