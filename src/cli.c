@@ -276,6 +276,10 @@ static int parse_operands(int argc, char **argv, int ind, int value_index, struc
 		if (o->hostname || o->no_init)
 			return st_error_usage(err, "layers runs no command: --%s applies to a run only",
 					      o->hostname ? "hostname" : "no-init");
+		/* Measured sets are never wired: the wiring is a run's (host alone changes the sets). */
+		if (o->net != ST_NET_NONE && o->net != ST_NET_HOST)
+			return st_error_usage(err, "layers measures namespaces only: --net=%s applies to a run",
+					      st_net_mode_names[o->net]);
 		return 0;
 	}
 	if (ind >= argc)

@@ -40,9 +40,11 @@ static void collect(const char *name, int index, const char *kind, void *data)
 /*
  * Deletes the links of sandboxtimes that are gone; keeps those of a running
  * one. Veths first: a bridge goes last, once nothing is attached to it.
+ * "Running" is judged by /proc/PID/comm in our own pid namespace: run cleanup
+ * from the host's, where every sandboxtime's pid is the one in its names.
  */
-static int remove_leftovers(struct st_nl *nl, const struct scan *scan, int dry_run, size_t *removed,
-			    struct st_error *err)
+static int remove_leftovers(struct st_nl *nl, const struct scan *scan, int dry_run, int quiet,
+			    size_t *removed, size_t *kept, struct st_error *err)
 {
 	for (int pass = 0; pass < 2; pass++) {
 		for (size_t i = 0; i < scan->n; i++) {
@@ -52,11 +54,14 @@ static int remove_leftovers(struct st_nl *nl, const struct scan *scan, int dry_r
 			if ((pass == 0) != (l->kind == ST_LEFTOVER_VETH))
 				continue;
 			if (st_leftover_owner_running(l->pid)) {
-				printf("kept %s: pid %d is a running sandboxtime\n", l->name, l->pid);
+				if (!quiet)
+					printf("kept %s: pid %d is a running sandboxtime\n", l->name, l->pid);
+				(*kept)++;
 				continue;
 			}
 			if (dry_run) {
-				printf("would delete %s: pid %d is no sandboxtime any more\n", l->name, l->pid);
+				if (!quiet)
+					printf("would delete %s: pid %d is no sandboxtime any more\n", l->name, l->pid);
 				continue;
 			}
 			ret = st_nl_link_del(nl, l->name, err);
@@ -64,7 +69,8 @@ static int remove_leftovers(struct st_nl *nl, const struct scan *scan, int dry_r
 				continue; /* went with its peer's namespace meanwhile */
 			if (ret < 0)
 				return st_error_wrap(err, "cleanup");
-			printf("deleted %s: pid %d is no sandboxtime any more\n", l->name, l->pid);
+			if (!quiet)
+				printf("deleted %s: pid %d is no sandboxtime any more\n", l->name, l->pid);
 			(*removed)++;
 		}
 	}
@@ -75,7 +81,7 @@ int st_cmd_cleanup(const struct st_opts *o, int *exit_code, struct st_error *err
 {
 	_cleanup_(st_nl_closep) struct st_nl *nl = NULL;
 	struct scan scan = { .n = 0 };
-	size_t removed = 0;
+	size_t removed = 0, kept = 0;
 	int ret;
 
 	*exit_code = ST_EXIT_FAILURE;
@@ -86,12 +92,12 @@ int st_cmd_cleanup(const struct st_opts *o, int *exit_code, struct st_error *err
 	if (ret == 0)
 		ret = st_nl_link_list(nl, collect, &scan, err);
 	if (ret == 0)
-		ret = remove_leftovers(nl, &scan, o->dry_run, &removed, err);
+		ret = remove_leftovers(nl, &scan, o->dry_run, o->quiet, &removed, &kept, err);
 	if (ret < 0)
 		return ret;
 	if (!o->quiet)
-		fprintf(stderr, "sandboxtime: cleanup: %zu leftover link(s) found, %zu deleted\n", scan.n,
-			removed);
+		fprintf(stderr, "sandboxtime: cleanup: %zu leftover link(s), %zu deleted, %zu in use by a running sandboxtime\n",
+			scan.n - kept, removed, kept);
 	*exit_code = ST_EXIT_OK;
 	return fflush(stdout) == EOF ? st_error_set(err, errno, "cleanup: writing") : 0;
 }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include <stdio.h>
 #include <string.h>
 
 #include "sandboxtime/cmd.h"
@@ -58,8 +59,11 @@ int st_cmd_run(const struct st_opts *o, int *exit_code, struct st_error *err)
 	s.report.steps = &steps;
 	s.report.workload = &w;
 	s.report.net = &net;
-	if (w.teardown_error[0])
+	if (w.teardown_error[0]) {
+		/* Something we made may have outlived us: say so even with -q. */
+		fprintf(stderr, "sandboxtime: warning: %s\n", w.teardown_error);
 		st_report_add_error(&s.report, "%s", w.teardown_error);
+	}
 	ret = st_session_report(&s, err);
 	/* The workload's status wins: a lost report must not hide its failure. */
 	*exit_code = ret < 0 && w.exit_code == 0 ? ST_EXIT_FAILURE : w.exit_code;

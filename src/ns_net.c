@@ -135,8 +135,8 @@ static int pick_block(struct st_nl *nl, uint32_t pool, unsigned int prefix, stru
 	}
 	*block = ip4_at(pool, POOL_PREFIX);
 	st_ip4_format(block, text, sizeof(text));
-	return st_error_set(err, EADDRINUSE, "--net: every /%u in %s overlaps a route or address here; choose one with --addr",
-			    prefix, text);
+	return st_error_set(err, EADDRINUSE, "--net: the first %u /%u blocks of %s all overlap a route or address here; choose one with --addr",
+			    blocks < MAX_TRIES ? blocks : MAX_TRIES, prefix, text);
 }
 
 /* --bridge NAME: an existing bridge, and an address for us in its subnet. */
@@ -168,6 +168,12 @@ static int plan_joined_bridge(struct st_nl *nl, const struct st_opts *o, int roo
 		p->inside = ip4_at(network_of(&p->outside) + host, p->outside.prefix);
 		if (p->inside.addr.s_addr == p->outside.addr.s_addr)
 			p->inside = ip4_at(ntohl(p->inside.addr.s_addr) - 1, p->outside.prefix);
+	} else if (p->inside.addr.s_addr == p->outside.addr.s_addr) {
+		char b[32];
+
+		st_ip4_format(&p->outside, b, sizeof(b));
+		return st_error_usage(err, "--addr: %s is the address of bridge %s itself (the sandbox's gateway)",
+				      b, o->bridge);
 	} else if (!st_ip4_overlap(&p->inside, &p->outside) || p->inside.prefix != p->outside.prefix) {
 		char a[32], b[32];
 
@@ -248,6 +254,8 @@ int st_net_plan(const struct st_opts *o, int rootless, struct st_net_plan *p, st
 	p->mtu = o->mtu;
 	p->simulated_host = rootless;
 	p->join_fd = -1;
+	if (o->net == ST_NET_JOIN && rootless)
+		return st_error_set(err, EPERM, "--net=join: entering a network namespace needs CAP_SYS_ADMIN in sandboxtime's own user namespace: run as root");
 	if (o->net == ST_NET_JOIN)
 		return plan_join(o->join, p, err);
 	if (!st_net_wired(o->net))
@@ -309,14 +317,17 @@ int st_net_make_outside_ns(int *outside_fd, int *own_fd, struct st_nl **nl, stru
 }
 
 int st_net_setup_outside(struct st_nl *nl, const struct st_net_plan *p, int sandbox_netns_fd,
-			 struct st_steps *steps, struct st_error *err)
+			 struct st_net_made *made, struct st_steps *steps, struct st_error *err)
 {
 	int ret;
 
+	/* NLM_F_EXCL: a name that exists is an error, so success means it is ours. */
 	ret = ST_TIMED_STEP(steps, "veth_create",
 			    st_nl_veth_create(nl, p->host_if, ST_NET_INSIDE_IF, sandbox_netns_fd, p->mtu, err));
+	made->veth = ret == 0;
 	if (ret == 0 && p->mode == ST_NET_BRIDGE && !p->bridge_joined) {
 		ret = ST_TIMED_STEP(steps, "bridge_create", st_nl_bridge_create(nl, p->bridge, p->mtu, err));
+		made->bridge = ret == 0;
 		if (ret == 0)
 			ret = ST_TIMED_STEP(steps, "bridge_addr_add", st_nl_addr_add(nl, p->bridge, &p->outside, err));
 		/* No IPv4 forwarding on what we add to the host: nothing leaves the machine. */
@@ -338,21 +349,21 @@ static int delete_link(struct st_nl *nl, const char *name, const char *step, str
 	uint64_t t0 = st_now_ns();
 	int ret = st_nl_link_del(nl, name, err);
 
-	/* A veth also dies with its peer's namespace: gone already is fine. */
-	if (ret == -ENODEV)
-		return 0;
-	if (ret == 0)
-		st_steps_add(steps, step, st_now_ns() - t0);
-	return ret;
+	/* A veth also dies with its peer's namespace: gone already is fine, and said. */
+	if (ret == 0 || ret == -ENODEV)
+		st_steps_add_flagged(steps, step, st_now_ns() - t0, ret == -ENODEV);
+	return ret == -ENODEV ? 0 : ret;
 }
 
-int st_net_teardown_outside(struct st_nl *nl, const struct st_net_plan *p, struct st_steps *steps,
-			    struct st_error *err)
+int st_net_teardown_outside(struct st_nl *nl, const struct st_net_plan *p,
+			    const struct st_net_made *made, struct st_steps *steps, struct st_error *err)
 {
-	int ret = delete_link(nl, p->host_if, "veth_delete", steps, err);
 	struct st_error err2;
+	int ret = 0;
 
-	if (p->mode == ST_NET_BRIDGE && !p->bridge_joined) {
+	if (made->veth)
+		ret = delete_link(nl, p->host_if, "veth_delete", steps, err);
+	if (made->bridge) {
 		int ret2 = delete_link(nl, p->bridge, "bridge_delete", steps, ret < 0 ? &err2 : err);
 
 		if (ret == 0)

@@ -137,9 +137,14 @@ static json_t *steps_json(const struct st_steps *steps)
 {
 	json_t *a = json_array();
 
-	for (size_t i = 0; steps && i < steps->n; i++)
-		json_array_append_new(a, json_pack("{s:s,s:f}", "step", steps->v[i].name, "us",
-						   steps->v[i].us));
+	for (size_t i = 0; steps && i < steps->n; i++) {
+		json_t *step = json_pack("{s:s,s:f}", "step", steps->v[i].name, "us", steps->v[i].us);
+
+		/* The kernel deleted it with the sandbox's namespace before we asked. */
+		if (steps->v[i].already_gone)
+			json_object_set_new(step, "already_gone", json_true());
+		json_array_append_new(a, step);
+	}
 	return a;
 }
 

@@ -173,7 +173,8 @@ static void print_run(const struct st_report *r, FILE *out)
 	if (r->steps && r->steps->n) {
 		fprintf(out, "\n%-16s %10s\n", "STEP", "us");
 		for (size_t i = 0; i < r->steps->n; i++)
-			fprintf(out, "%-16s %10.1f\n", r->steps->v[i].name, r->steps->v[i].us);
+			fprintf(out, "%-16s %10.1f%s\n", r->steps->v[i].name, r->steps->v[i].us,
+				r->steps->v[i].already_gone ? "  (already gone with the sandbox's namespace)" : "");
 	}
 	if (r->net && r->net->mode == ST_NET_JOIN)
 		fprintf(out, "\nnetwork: joined %s\n", r->net->join_target);

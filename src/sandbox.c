@@ -83,11 +83,12 @@ static int wire_simulated_host(const struct st_net_plan *p, struct st_steps *ste
 {
 	_cleanup_(st_nl_closep) struct st_nl *nl = NULL;
 	_cleanup_close_ int own = -1;
+	struct st_net_made made; /* dies with the outside namespace: nothing to delete */
 	int ret;
 
 	ret = ST_TIMED_STEP(steps, "netns_outside", st_net_make_outside_ns(outside_fd, &own, &nl, err));
 	if (ret == 0)
-		ret = st_net_setup_outside(nl, p, own, steps, err);
+		ret = st_net_setup_outside(nl, p, own, &made, steps, err);
 	return ret;
 }
 
@@ -271,8 +272,8 @@ static int collect_result(const struct st_sandbox_config *cfg, struct channel *c
  * released on every path, after the sandbox has ended.
  */
 struct outside {
-	struct st_nl *nl; /* root: a socket in the host's namespace */
-	int wired;        /* root: links may exist in the host's namespace */
+	struct st_nl *nl;          /* root: a socket in the host's namespace */
+	struct st_net_made made;   /* root: what we created there */
 	int held_fd;      /* rootless: the namespace that stands for the host */
 };
 
@@ -291,8 +292,7 @@ static int wire_host(const struct st_sandbox_config *cfg, pid_t pid, struct outs
 	ret = st_nl_open(&o->nl, err);
 	if (ret < 0)
 		return ret;
-	o->wired = 1;
-	return st_net_setup_outside(o->nl, cfg->net, sandbox_fd, steps, err);
+	return st_net_setup_outside(o->nl, cfg->net, sandbox_fd, &o->made, steps, err);
 }
 
 static void unwire(const struct st_sandbox_config *cfg, struct outside *o, struct st_steps *steps,
@@ -300,7 +300,7 @@ static void unwire(const struct st_sandbox_config *cfg, struct outside *o, struc
 {
 	struct st_error err = { 0 };
 
-	if (o->wired && st_net_teardown_outside(o->nl, cfg->net, steps, &err) < 0)
+	if (o->nl && st_net_teardown_outside(o->nl, cfg->net, &o->made, steps, &err) < 0)
 		st_error_format(&err, w->teardown_error, sizeof(w->teardown_error));
 	if (o->nl)
 		st_nl_close(o->nl);
@@ -387,7 +387,7 @@ static int run(const struct st_sandbox_config *cfg, int own_pid_ns, struct outsi
 int st_sandbox_run(const struct st_sandbox_config *cfg, struct st_steps *steps,
 		   struct st_workload *w, struct st_error *err)
 {
-	struct outside o = { .nl = NULL, .wired = 0, .held_fd = -1 };
+	struct outside o = { .nl = NULL, .made = { 0, 0 }, .held_fd = -1 };
 	int own_pid_ns = !!(cfg->mask & ST_LAYER_BIT(ST_LAYER_PID));
 	int ret;
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
@@ -174,6 +175,13 @@ int st_session_measure(struct st_session *s, struct st_error *err)
 	return ret;
 }
 
+static int is_regular(int fd)
+{
+	struct stat st;
+
+	return fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+}
+
 int st_session_report(struct st_session *s, struct st_error *err)
 {
 	int ret = 0;
@@ -181,7 +189,8 @@ int st_session_report(struct st_session *s, struct st_error *err)
 	if (s->opts->quiet)
 		return 0;
 	st_host_collect(&s->report.host);
-	if (s->out != stderr && ftruncate(fileno(s->out), 0) < 0)
+	/* Only a regular file is emptied: -o /dev/stdout may be a pipe or a tty. */
+	if (s->out != stderr && is_regular(fileno(s->out)) && ftruncate(fileno(s->out), 0) < 0)
 		return st_error_set(err, errno, "--output: emptying '%s'", s->opts->output);
 	ret = st_report_write(&s->report, s->out, err);
 	if (ret == 0)

@@ -3,7 +3,7 @@
 
 #include "sandboxtime/steps.h"
 
-void st_steps_add(struct st_steps *steps, const char *name, uint64_t ns)
+void st_steps_add_flagged(struct st_steps *steps, const char *name, uint64_t ns, int already_gone)
 {
 	struct st_step *s;
 
@@ -12,6 +12,12 @@ void st_steps_add(struct st_steps *steps, const char *name, uint64_t ns)
 	s = &steps->v[steps->n++];
 	snprintf(s->name, sizeof(s->name), "%s", name);
 	s->us = st_ns_to_us(ns);
+	s->already_gone = already_gone;
+}
+
+void st_steps_add(struct st_steps *steps, const char *name, uint64_t ns)
+{
+	st_steps_add_flagged(steps, name, ns, 0);
 }
 
 void st_steps_append(struct st_steps *steps, const struct st_steps *from)

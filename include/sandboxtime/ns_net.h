@@ -85,17 +85,27 @@ int st_net_plan(const struct st_opts *o, int rootless, struct st_net_plan *plan,
  */
 int st_net_make_outside_ns(int *outside_fd, int *own_fd, struct st_nl **nl, struct st_error *err);
 
+/* What setup_outside created: teardown deletes exactly that, never a name it found. */
+struct st_net_made {
+	int veth;
+	int bridge;
+};
+
 /*
  * Wires the outside end through @nl (a socket in the outside namespace): the
  * veth with its peer born as eth0 in @sandbox_netns_fd, the bridge, their
  * addresses, forwarding off, up. Each step is timed into @steps.
  */
 int st_net_setup_outside(struct st_nl *nl, const struct st_net_plan *p, int sandbox_netns_fd,
-			 struct st_steps *steps, struct st_error *err);
+			 struct st_net_made *made, struct st_steps *steps, struct st_error *err);
 
-/* Deletes what setup_outside made, tolerating what is already gone. */
-int st_net_teardown_outside(struct st_nl *nl, const struct st_net_plan *p, struct st_steps *steps,
-			    struct st_error *err);
+/*
+ * Deletes what setup_outside made (@made), tolerating what the kernel has
+ * removed already: the veth goes with the sandbox's namespace, and the step is
+ * then recorded as already gone.
+ */
+int st_net_teardown_outside(struct st_nl *nl, const struct st_net_plan *p,
+			    const struct st_net_made *made, struct st_steps *steps, struct st_error *err);
 
 /*
  * Inside the sandbox's network namespace: lo up, and when wired eth0's

@@ -13,6 +13,7 @@
 struct st_step {
 	char name[24];
 	double us;
+	int already_gone; /* a delete that found the kernel had removed it first */
 };
 
 /* Fixed size, so that a child can send the whole list through a pipe. */
@@ -22,6 +23,7 @@ struct st_steps {
 };
 
 void st_steps_add(struct st_steps *steps, const char *name, uint64_t ns);
+void st_steps_add_flagged(struct st_steps *steps, const char *name, uint64_t ns, int already_gone);
 
 /* Appends every step of @from. */
 void st_steps_append(struct st_steps *steps, const struct st_steps *from);
