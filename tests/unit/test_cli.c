@@ -393,9 +393,24 @@ static void test_net_modes(void **state)
 
 	assert_usage(PARSE(&o, &err, "--net=bogus", "--", "true"), &err, "'bogus'");
 	assert_true(strstr(err.msg, "--net") != NULL);
-	/* Not implemented yet: refused, never faked. */
-	assert_usage(PARSE(&o, &err, "--net=veth", "--", "true"), &err, "--net=veth");
-	assert_usage(PARSE(&o, &err, "--net=bridge", "--", "true"), &err, "--net=bridge");
+	assert_int_equal(PARSE(&o, &err, "--net=veth", "--", "true"), 0);
+	assert_int_equal(o.net, ST_NET_VETH);
+	assert_int_equal(PARSE(&o, &err, "--net", "bridge", "--mtu=9000", "--", "true"), 0);
+	assert_int_equal(o.net, ST_NET_BRIDGE);
+	assert_int_equal(o.mtu, 9000);
+	/* Wiring needs a network namespace to wire. */
+	assert_usage(PARSE(&o, &err, "--ns=uts", "--net=veth", "--", "true"), &err, "net layer");
+	assert_usage(PARSE(&o, &err, "--addr=10.0.0.2/30", "--", "true"), &err, "--addr");
+	assert_usage(PARSE(&o, &err, "--net=veth", "--bridge=br0", "--", "true"), &err, "--bridge");
+	/* join: a target, and no network namespace of its own. */
+	assert_int_equal(PARSE(&o, &err, "--net=join:/run/netns/x", "--", "true"), 0);
+	assert_int_equal(o.net, ST_NET_JOIN);
+	assert_string_equal(o.join, "/run/netns/x");
+	assert_false(o.ns_mask & ST_LAYER_BIT(ST_LAYER_NET));
+	assert_usage(PARSE(&o, &err, "--net=join:", "--", "true"), &err, "join");
+	assert_usage(PARSE(&o, &err, "--ns=net", "--net=join:1", "--", "true"), &err, "--net=join");
+	/* layers measures namespaces: the wiring belongs to a run. */
+	assert_usage(PARSE(&o, &err, "layers", "--net=veth"), &err, "--net=veth");
 }
 
 static void test_ns_option(void **state)
