@@ -21,11 +21,21 @@
 #   8. only with BENCH_COMMITS="sha sha ...": those commits are built from
 #      `git archive` in the temporary directory and their launch is timed
 #      beside BIN's, to say which change helped and by how much.
+#   9. as root: the network steps, sandboxtime --net=veth|bridge's netlink
+#      steps against the same steps done by ip(8) (bench/net_steps.sh; about
+#      a minute). Section 7 of BENCHMARKS.md.
+#
+# BENCH_ONLY=net runs 9. alone (plus its own machine facts) and rewrites only
+# the block of section 7 and its row of the Targets table; every other line
+# of BENCHMARKS.md stays as the last full run wrote it. A full run that cannot
+# run 9. (not root) keeps the previous block.
 #
 # Environment: BENCH_ROUNDS (3), BENCH_RUNS (hyperfine runs per command and
 # round, 150), BENCH_WARMUP (10), BENCH_OUT (BENCHMARKS.md at the top of the
 # tree), BENCH_KEEP=1 keeps the raw results (their directory is printed),
-# BENCH_COMMITS, BENCH_RCU_EXPEDITED (see above).
+# BENCH_COMMITS, BENCH_RCU_EXPEDITED (see above), BENCH_ONLY=net (see above),
+# BENCH_NET_RUNS (50), BENCH_NET_WARMUP (3), BENCH_NET_GAP_MS (100): see
+# bench/net_steps.sh.
 set -euo pipefail
 
 if [ $# -ne 1 ]; then
@@ -39,14 +49,24 @@ OUT_MD=${BENCH_OUT:-$ROOT/BENCHMARKS.md}
 ROUNDS=${BENCH_ROUNDS:-3}
 RUNS=${BENCH_RUNS:-150}
 WARMUP=${BENCH_WARMUP:-10}
+ONLY=${BENCH_ONLY:-}
+case "$ONLY" in
+"" | net) ;;
+*)
+	echo "bench: BENCH_ONLY=$ONLY: the only partial run is BENCH_ONLY=net" >&2
+	exit 2
+	;;
+esac
 # A fixed PATH: unshare runs "true" through execvp, which tries every entry.
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export LC_ALL=C
 
-for tool in hyperfine bwrap unshare gcc python3 setpriv strace; do
-	command -v "$tool" >/dev/null || { echo "bench: $tool is missing (make bench installs it)" >&2; exit 1; }
-done
-[ -x /usr/bin/time ] || { echo "bench: /usr/bin/time is missing (Debian package time)" >&2; exit 1; }
+if [ -z "$ONLY" ]; then
+	for tool in hyperfine bwrap unshare gcc python3 setpriv strace; do
+		command -v "$tool" >/dev/null || { echo "bench: $tool is missing (make bench installs it)" >&2; exit 1; }
+	done
+	[ -x /usr/bin/time ] || { echo "bench: /usr/bin/time is missing (Debian package time)" >&2; exit 1; }
+fi
 
 TMP=$(mktemp -d /tmp/sandboxtime-bench.XXXXXX)
 RCU_OLD=""
@@ -66,6 +86,20 @@ trap 'exit 130' INT TERM
 
 chmod 755 "$TMP"
 mkdir -p "$TMP/bin" "$TMP/out"
+
+# ---- BENCH_ONLY=net: 9. alone, then only section 7 of OUT_MD ---------------
+if [ "$ONLY" = net ]; then
+	[ "$(id -u)" -eq 0 ] || { echo "bench: BENCH_ONLY=net needs root" >&2; exit 1; }
+	cp "$BIN" "$TMP/bin/sandboxtime"
+	chmod 755 "$TMP/bin" "$TMP/bin/sandboxtime"
+	echo "bench: network steps" >&2
+	BENCH_NET_INVOCATION="BENCH_ONLY=net bash bench/run.sh $1" \
+		bash "$ROOT/bench/net_steps.sh" "$TMP/bin/sandboxtime" "$TMP/out"
+	echo "bench: rewriting the network section of $OUT_MD" >&2
+	python3 "$ROOT/bench/analyze.py" --only=net "$TMP/out" "$OUT_MD"
+	echo "bench: done" >&2
+	exit 0
+fi
 echo "bench: compiling bench/clone_loop.c" >&2
 gcc -O2 -Wall -Wextra -o "$BUILD/clone_loop" "$ROOT/bench/clone_loop.c"
 # The same loop, linked with the shared libraries sandboxtime loads: a clone
@@ -327,6 +361,16 @@ deferred() { # tag
 	"$ST" layers --ns=user --repeat=10 --format=json -o "$O/$tag-st-user.json"
 }
 deferred deferred
+
+# ---- 9. network steps: netlink against ip(8) -------------------------------
+# Before 7.: at the machine's own rcu_expedited. A failure (10.216.0.0/16 in
+# use, say) costs this section only: analyze.py then keeps the previous block.
+if [ $IS_ROOT = 1 ]; then
+	echo "bench: network steps" >&2
+	BENCH_NET_INVOCATION=$(sed -n 's/^invocation=//p' "$O/facts.txt") \
+		bash "$ROOT/bench/net_steps.sh" "$ST" "$O" ||
+		echo "bench: network steps failed; section 7 keeps its previous block" >&2
+fi
 
 # ---- 7. optional: rcu_expedited=1 ------------------------------------------
 if [ "${BENCH_RCU_EXPEDITED:-0}" = 1 ] && [ $IS_ROOT = 1 ] && [ -w /sys/kernel/rcu_expedited ]; then
