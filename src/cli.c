@@ -28,6 +28,7 @@ enum {
 	OPT_BRIDGE,
 	OPT_MTU,
 	OPT_DRY_RUN,
+	OPT_ALL,
 };
 
 static const struct option long_options[] = {
@@ -50,13 +51,17 @@ static const struct option long_options[] = {
 	{ "bridge", required_argument, NULL, OPT_BRIDGE },
 	{ "mtu", required_argument, NULL, OPT_MTU },
 	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
+	{ "all", no_argument, NULL, OPT_ALL },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
 };
 
 /* Subcommands of DESIGN.md that this version does not have yet. */
-static const char *const later_commands[] = { "netbench", "orphans", "bench" };
+static const char *const later_commands[] = { "netbench", "bench" };
+
+/* The options that mean something to `orphans`; any other is a usage error. */
+static const int orphans_options[] = { OPT_FORMAT, 'J', 'o', 'q', OPT_ALL, 'h', 'V' };
 
 void st_cli_usage(FILE *out)
 {
@@ -64,6 +69,7 @@ void st_cli_usage(FILE *out)
 	      " sandboxtime [OPTIONS] -- CMD [ARG...]   build the sandbox layer by layer, time it, run CMD in it\n"
 	      " sandboxtime layers [OPTIONS]            only measure the layers (no workload)\n"
 	      " sandboxtime cleanup [--dry-run]         delete stv<pid>/stbr<pid> links of a killed sandboxtime\n"
+	      " sandboxtime orphans [OPTIONS]           find network namespaces no process lives in any more\n"
 	      " sandboxtime --help | --version\n"
 	      "\n"
 	      "Measure what each layer of isolation costs: setup, ready, teardown and the\n"
@@ -91,7 +97,7 @@ void st_cli_usage(FILE *out)
 	      "     --alone            also measure each layer alone against the base (rootless:\n"
 	      "                          user plus that layer, against user alone)\n"
 	      "     --cpu=N            pin sandboxtime and its children to CPU N\n"
-	      "     --format=FORMAT    table (default), json or csv\n"
+	      "     --format=FORMAT    table (default), json or csv; orphans also prometheus\n"
 	      " -J, --json             same as --format=json\n"
 	      " -o, --output=FILE      write the report to FILE instead of standard error\n"
 	      " -q, --quiet            no report and no progress (the exit status remains)\n"
@@ -99,11 +105,13 @@ void st_cli_usage(FILE *out)
 	      "     --hostname=NAME    hostname inside the sandbox (default: sandbox)\n"
 	      "     --no-init          exec CMD as the sandbox's first process, without the init\n"
 	      "     --dry-run          cleanup: list what would be deleted, delete nothing\n"
+	      "     --all              orphans: also show the active namespaces in the table\n"
 	      " -h, --help             display this help\n"
 	      " -V, --version          display version\n"
 	      "\n"
 	      "Exit status: CMD's own; 128+N if it was killed by signal N; 125 if sandboxtime\n"
 	      "failed; 126 if CMD could not be executed; 127 if CMD was not found.\n"
+	      "orphans: 0 if no orphan was found, 1 if one was, 125 if the scan failed.\n"
 	      "\n"
 	      "For more details see sandboxtime(1).\n",
 	      out);
@@ -135,7 +143,7 @@ static int parse_count(const char *what, const char *text, uint64_t min, uint64_
 
 static int parse_format(const char *text, enum st_format *out, struct st_error *err)
 {
-	static const char *const names[] = { "table", "json", "csv" };
+	static const char *const names[] = { "table", "json", "csv", "prometheus" };
 
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
 		if (strcmp(text, names[i]) == 0) {
@@ -143,7 +151,7 @@ static int parse_format(const char *text, enum st_format *out, struct st_error *
 			return 0;
 		}
 	}
-	return st_error_usage(err, "--format: unknown format '%s' (known: table, json, csv)", text);
+	return st_error_usage(err, "--format: unknown format '%s' (known: table, json, csv, prometheus)", text);
 }
 
 static int parse_option(int c, const char *arg, struct st_opts *o, struct st_error *err)
@@ -205,6 +213,9 @@ static int parse_option(int c, const char *arg, struct st_opts *o, struct st_err
 	case OPT_DRY_RUN:
 		o->dry_run = 1;
 		return 0;
+	case OPT_ALL:
+		o->all = 1;
+		return 0;
 	case 'h':
 		o->command = ST_CMD_HELP;
 		return 0;
@@ -232,6 +243,14 @@ static int check_net_options(const struct st_opts *o, struct st_error *err)
 	return 0;
 }
 
+static int orphans_option(int c)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(orphans_options); i++)
+		if (orphans_options[i] == c)
+			return 1;
+	return 0;
+}
+
 /* The first word, when it is not an option, names the subcommand. */
 static int parse_command(int argc, char **argv, struct st_opts *o, int *first,
 			 struct st_error *err)
@@ -239,6 +258,11 @@ static int parse_command(int argc, char **argv, struct st_opts *o, int *first,
 	*first = 1;
 	if (argc < 2 || argv[1][0] == '-')
 		return 0;
+	if (strcmp(argv[1], "orphans") == 0) {
+		o->command = ST_CMD_ORPHANS;
+		*first = 2;
+		return 0;
+	}
 	if (strcmp(argv[1], "layers") == 0 || strcmp(argv[1], "cleanup") == 0) {
 		o->command = argv[1][0] == 'l' ? ST_CMD_LAYERS : ST_CMD_CLEANUP;
 		*first = 2;
@@ -262,6 +286,15 @@ static int parse_operands(int argc, char **argv, int ind, int value_index, struc
 
 	if (o->dry_run && o->command != ST_CMD_CLEANUP)
 		return st_error_usage(err, "--dry-run applies to cleanup only");
+	if (o->all && o->command != ST_CMD_ORPHANS)
+		return st_error_usage(err, "--all applies to orphans only");
+	if (o->format == ST_FORMAT_PROMETHEUS && o->command != ST_CMD_ORPHANS)
+		return st_error_usage(err, "--format=prometheus applies to orphans only");
+	if (o->command == ST_CMD_ORPHANS) {
+		if (ind < argc)
+			return st_error_usage(err, "orphans: unexpected argument '%s'", argv[ind]);
+		return 0;
+	}
 	if (o->command == ST_CMD_CLEANUP) {
 		if (ind < argc)
 			return st_error_usage(err, "cleanup: unexpected argument '%s'", argv[ind]);
@@ -323,6 +356,9 @@ int st_cli_parse(int argc, char **argv, struct st_opts *o, struct st_error *err)
 		}
 		if (optarg && optarg == args[optind - 1])
 			value_index = optind - 1 + first - 1;
+		if (o->command == ST_CMD_ORPHANS && !orphans_option(c))
+			return st_error_usage(err, "orphans: option '%s' does not apply (orphans takes --format, -J, -o, --all, -q)",
+					      args[optarg && optarg == args[optind - 1] ? optind - 2 : optind - 1]);
 		ret = parse_option(c, optarg, o, err);
 		if (ret < 0)
 			return ret;

@@ -26,10 +26,8 @@ static void collect(const char *name, int index, const char *kind, void *data)
 	enum st_leftover_kind k;
 	pid_t pid;
 
-	k = st_leftover_parse(name, &pid);
-	/* The name alone is not enough: the link must be of the kind it claims. */
-	if (k == ST_LEFTOVER_NONE || scan->n >= MAX_LEFTOVERS ||
-	    strcmp(kind, k == ST_LEFTOVER_BRIDGE ? "bridge" : "veth") != 0)
+	k = st_leftover_link(name, kind, &pid);
+	if (k == ST_LEFTOVER_NONE || scan->n >= MAX_LEFTOVERS)
 		return;
 	snprintf(scan->v[scan->n].name, sizeof(scan->v[scan->n].name), "%s", name);
 	scan->v[scan->n].pid = pid;

@@ -41,3 +41,14 @@ int st_leftover_owner_running(pid_t pid)
 		return 0;
 	return strcmp(comm, "sandboxtime") == 0;
 }
+
+enum st_leftover_kind st_leftover_link(const char *name, const char *link_kind, pid_t *pid)
+{
+	pid_t p;
+	enum st_leftover_kind k = st_leftover_parse(name, &p);
+
+	if (k == ST_LEFTOVER_NONE || strcmp(link_kind, k == ST_LEFTOVER_BRIDGE ? "bridge" : "veth") != 0)
+		return ST_LEFTOVER_NONE;
+	*pid = p;
+	return k;
+}

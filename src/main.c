@@ -58,6 +58,9 @@ int main(int argc, char **argv)
 	case ST_CMD_CLEANUP:
 		ret = st_cmd_cleanup(&opts, &code, &err);
 		break;
+	case ST_CMD_ORPHANS:
+		ret = st_cmd_orphans(&opts, &code, &err);
+		break;
 	case ST_CMD_RUN:
 	default:
 		ret = st_cmd_run(&opts, &code, &err);

@@ -5,6 +5,7 @@
 #include <linux/if_addr.h>
 #include <linux/if_link.h>
 #include <linux/ip.h>
+#include <linux/net_namespace.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 #include <linux/veth.h>
@@ -623,4 +624,47 @@ int st_nl_ip4_in_use(struct st_nl *nl, const struct st_ip4 *net, int *in_use, ch
 	if (ret == 0)
 		*in_use = q.in_use;
 	return ret;
+}
+
+struct nsid_query {
+	int nsid;
+};
+
+static int nsid_attr_cb(const struct nlattr *attr, void *data)
+{
+	struct nsid_query *q = data;
+
+	if (mnl_attr_get_type(attr) == NETNSA_NSID && mnl_attr_validate(attr, MNL_TYPE_U32) == 0)
+		q->nsid = (int)mnl_attr_get_u32(attr);
+	return MNL_CB_OK;
+}
+
+static int nsid_cb(const struct nlmsghdr *nlh, void *data)
+{
+	if (nlh->nlmsg_type == RTM_NEWNSID)
+		mnl_attr_parse(nlh, sizeof(struct rtgenmsg), nsid_attr_cb, data);
+	return MNL_CB_OK;
+}
+
+struct nlmsghdr *st_nl_msg_getnsid(void *buf, uint32_t seq, int netns_fd)
+{
+	struct nlmsghdr *nlh = msg_start(buf, seq, RTM_GETNSID, 0);
+	struct rtgenmsg *g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+
+	g->rtgen_family = AF_UNSPEC;
+	mnl_attr_put_u32(nlh, NETNSA_FD, (uint32_t)netns_fd);
+	return nlh;
+}
+
+int st_nl_nsid_get(struct st_nl *nl, int netns_fd, int *nsid, struct st_error *err)
+{
+	struct nsid_query q = { .nsid = NETNSA_NSID_NOT_ASSIGNED };
+	int ret;
+
+	ret = nl_talk_cb(nl, st_nl_msg_getnsid(nl->buf, ++nl->seq, netns_fd), nsid_cb, &q,
+			 "get nsid", err);
+	if (ret < 0)
+		return ret;
+	*nsid = q.nsid < 0 ? -1 : q.nsid;
+	return 0;
 }

@@ -64,3 +64,18 @@ void st_report_progress_done(void)
 		fputs("\r\033[K", stderr);
 	progress_shown = 0;
 }
+
+int st_orphans_write(const struct st_orphans_report *r, FILE *out, struct st_error *err)
+{
+	switch (r->opts->format) {
+	case ST_FORMAT_JSON:
+		return st_orphans_write_json(r, out, err);
+	case ST_FORMAT_CSV:
+		return st_orphans_write_csv(r, out, err);
+	case ST_FORMAT_PROMETHEUS:
+		return st_orphans_write_prom(r, out, err);
+	case ST_FORMAT_TABLE:
+	default:
+		return st_orphans_write_table(r, out, err);
+	}
+}

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: MIT
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sandboxtime/report.h"
@@ -81,4 +83,48 @@ int st_report_write_csv(const struct st_report *r, FILE *out, struct st_error *e
 	if (ferror(out))
 		return st_error_set(err, EIO, "report: writing CSV");
 	return 0;
+}
+
+/* One row per namespace; nothing here has a unit, so no header carries one. */
+int st_orphans_write_csv(const struct st_orphans_report *r, FILE *out, struct st_error *err)
+{
+	const struct st_orphans *s = r->scan;
+
+	fputs("inode,state,processes,nsid,interfaces,holders\n", out);
+	for (size_t i = 0; i < s->n; i++) {
+		const struct st_netns *ns = &s->v[i];
+		char *list = NULL, text[PATH_MAX + 64];
+		size_t len = 0;
+		FILE *m;
+
+		if (ns->state == ST_NETNS_UNVERIFIED)
+			continue;
+		fprintf(out, "%llu,%s,%zu,", (unsigned long long)ns->ino, st_netns_state_names[ns->state],
+			ns->processes);
+		if (ns->nsid >= 0)
+			fprintf(out, "%d", ns->nsid);
+		fputc(',', out);
+		m = open_memstream(&list, &len);
+		if (!m)
+			return st_error_set(err, errno, "report: CSV");
+		for (size_t k = 0; k < ns->ninterfaces; k++)
+			fprintf(m, "%s%s", k ? ";" : "", ns->interfaces[k]);
+		fclose(m);
+		field(out, list);
+		free(list);
+		fputc(',', out);
+		list = NULL;
+		m = open_memstream(&list, &len);
+		if (!m)
+			return st_error_set(err, errno, "report: CSV");
+		for (size_t k = 0; k < ns->nholders; k++) {
+			st_holder_text(&ns->holders[k], text, sizeof(text));
+			fprintf(m, "%s%s", k ? ";" : "", text);
+		}
+		fclose(m);
+		field(out, list);
+		free(list);
+		fputc('\n', out);
+	}
+	return ferror(out) ? st_error_set(err, EIO, "report: writing CSV") : 0;
 }

@@ -222,3 +222,73 @@ int st_report_write_json(const struct st_report *r, FILE *out, struct st_error *
 		return st_error_set(err, errno ? errno : EIO, "report: writing JSON");
 	return 0;
 }
+
+static json_t *holder_json(const struct st_holder *h)
+{
+	if (h->kind == ST_HOLDER_MOUNT)
+		return json_pack("{s:s,s:s,s:I}", "kind", "mount", "path", h->path ? h->path : "",
+				 "mntns", (json_int_t)h->mntns);
+	return json_pack("{s:s,s:I,s:i,s:s}", "kind", st_holder_kind_names[h->kind], "pid",
+			 (json_int_t)h->pid, "fd", h->fd, "comm", h->comm);
+}
+
+static json_t *netns_json(const struct st_netns *ns)
+{
+	json_t *holders = json_array(), *ifs = json_null();
+
+	for (size_t i = 0; i < ns->nholders; i++)
+		json_array_append_new(holders, holder_json(&ns->holders[i]));
+	if (ns->interfaces) {
+		ifs = json_array();
+		for (size_t i = 0; i < ns->ninterfaces; i++)
+			json_array_append_new(ifs, json_string(ns->interfaces[i]));
+	}
+	return json_pack("{s:I,s:s,s:I,s:o,s:o,s:o}", "inode", (json_int_t)ns->ino, "state",
+			 st_netns_state_names[ns->state], "processes", (json_int_t)ns->processes,
+			 "holders", holders, "interfaces", ifs, "nsid",
+			 ns->nsid >= 0 ? json_integer(ns->nsid) : json_null());
+}
+
+json_t *st_orphans_json(const struct st_orphans_report *r)
+{
+	const struct st_orphans *s = r->scan;
+	json_t *doc = json_object(), *netns = json_array(), *left = json_array(), *notes = json_array();
+
+	json_object_set_new(doc, "schema", json_string(ST_SCHEMA_ORPHANS));
+	json_object_set_new(doc, "tool", json_pack("{s:s,s:s}", "name", "sandboxtime", "version",
+						   ST_VERSION));
+	json_object_set_new(doc, "host", host_json(&r->host));
+	/* Unverified namespaces are no finding: only counted (summary.unverified). */
+	for (size_t i = 0; i < s->n; i++)
+		if (s->v[i].state != ST_NETNS_UNVERIFIED)
+			json_array_append_new(netns, netns_json(&s->v[i]));
+	json_object_set_new(doc, "netns", netns);
+	for (size_t i = 0; i < s->nleftovers; i++)
+		json_array_append_new(left, json_pack("{s:s,s:s,s:I}", "name", s->leftovers[i].name, "kind",
+						      s->leftovers[i].kind == ST_LEFTOVER_BRIDGE ? "bridge" : "veth",
+						      "pid", (json_int_t)s->leftovers[i].pid));
+	json_object_set_new(doc, "leftovers", left);
+	json_object_set_new(doc, "summary",
+			    json_pack("{s:I,s:I,s:I,s:I,s:I,s:I}", "total",
+				      (json_int_t)(s->active + s->orphans), "active", (json_int_t)s->active,
+				      "orphans", (json_int_t)s->orphans, "unreadable_processes",
+				      (json_int_t)s->unreadable_processes, "unverified",
+				      (json_int_t)s->unverified, "sockets_unchecked",
+				      (json_int_t)s->sockets_unchecked));
+	json_array_append_new(notes, json_string("hidden namespaces (held by nothing a process, fd, socket or mount shows) need listns(2), Linux 6.19+: not looked for"));
+	if (s->rootless)
+		json_array_append_new(notes, json_string("rootless: interfaces are unknown (null), and only the caller's processes are read"));
+	json_object_set_new(doc, "notes", notes);
+	return doc;
+}
+
+int st_orphans_write_json(const struct st_orphans_report *r, FILE *out, struct st_error *err)
+{
+	json_auto_t *doc = st_orphans_json(r);
+
+	if (!doc)
+		return st_error_set(err, ENOMEM, "report: building JSON");
+	if (json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER) < 0 || fputc('\n', out) == EOF)
+		return st_error_set(err, errno ? errno : EIO, "report: writing JSON");
+	return 0;
+}

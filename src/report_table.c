@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include <limits.h>
 #include <string.h>
 
 #include "sandboxtime/clock.h"
@@ -210,6 +211,61 @@ int st_report_write_table(const struct st_report *r, FILE *out, int tty, struct 
 	print_run(r, out);
 	for (size_t i = 0; i < r->nerrors; i++)
 		fprintf(out, "note: %s\n", r->errors[i]);
+	if (ferror(out))
+		return st_error_set(err, EIO, "report: writing the table");
+	return 0;
+}
+
+/* Interfaces as "lo,veth0", "?" when unknown. */
+static void interfaces_text(const struct st_netns *ns, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	snprintf(buf, len, "%s", ns->interfaces ? "-" : "?");
+	for (size_t k = 0; ns->interfaces && k < ns->ninterfaces && used < len; k++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", k ? "," : "", ns->interfaces[k]);
+}
+
+/* One row per namespace, orphans first; the holders last, as they are long. */
+int st_orphans_write_table(const struct st_orphans_report *r, FILE *out, struct st_error *err)
+{
+	const struct st_orphans *s = r->scan;
+	size_t shown = 0;
+
+	for (size_t i = 0; i < s->n; i++) {
+		const struct st_netns *ns = &s->v[i];
+		char ifs[256], nsid[16], text[PATH_MAX + 64];
+
+		if (ns->state == ST_NETNS_UNVERIFIED || (ns->state == ST_NETNS_ACTIVE && !r->opts->all))
+			continue;
+		if (!shown++)
+			fprintf(out, "%12s %-7s %5s %5s %-24s %s\n", "NS", "STATE", "PROCS", "NSID",
+				"INTERFACES", "HOLDERS");
+		interfaces_text(ns, ifs, sizeof(ifs));
+		snprintf(nsid, sizeof(nsid), ns->nsid >= 0 ? "%d" : "-", ns->nsid);
+		fprintf(out, "%12llu %-7s %5zu %5s %-24s", (unsigned long long)ns->ino,
+			st_netns_state_names[ns->state], ns->processes, nsid, ifs);
+		for (size_t k = 0; k < ns->nholders; k++) {
+			st_holder_text(&ns->holders[k], text, sizeof(text));
+			fprintf(out, "%s%s", k ? ", " : " ", text);
+		}
+		if (!ns->nholders)
+			fputs(" -", out);
+		fputc('\n', out);
+	}
+	if (!shown)
+		fputs("no orphaned network namespace\n", out);
+	for (size_t i = 0; i < s->nleftovers; i++)
+		fprintf(out, "leftover %s %s: pid %d is no sandboxtime any more (sandboxtime cleanup removes it)\n",
+			s->leftovers[i].kind == ST_LEFTOVER_BRIDGE ? "bridge" : "veth", s->leftovers[i].name,
+			s->leftovers[i].pid);
+	fprintf(out, "%zu network namespaces: %zu active, %zu orphan%s", s->active + s->orphans,
+		s->active, s->orphans, s->orphans == 1 ? "" : "s");
+	if (s->unreadable_processes)
+		fprintf(out, "; %zu processes unreadable", s->unreadable_processes);
+	if (s->unverified)
+		fprintf(out, ", %zu held namespaces not verifiable", s->unverified);
+	fputc('\n', out);
 	if (ferror(out))
 		return st_error_set(err, EIO, "report: writing the table");
 	return 0;

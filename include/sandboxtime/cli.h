@@ -11,6 +11,7 @@ enum st_command {
 	ST_CMD_RUN,    /* sandboxtime [OPTIONS] -- CMD [ARG...] */
 	ST_CMD_LAYERS, /* sandboxtime layers [OPTIONS] */
 	ST_CMD_CLEANUP, /* sandboxtime cleanup [--dry-run] */
+	ST_CMD_ORPHANS, /* sandboxtime orphans [OPTIONS] */
 	ST_CMD_HELP,
 	ST_CMD_VERSION,
 };
@@ -19,6 +20,7 @@ enum st_format {
 	ST_FORMAT_TABLE,
 	ST_FORMAT_JSON,
 	ST_FORMAT_CSV,
+	ST_FORMAT_PROMETHEUS, /* orphans only */
 };
 
 struct st_opts {
@@ -43,6 +45,7 @@ struct st_opts {
 	const char *hostname; /* NULL: the default, "sandbox" */
 	int no_init;
 	int dry_run; /* cleanup: list, delete nothing */
+	int all;     /* orphans: the table shows active namespaces too */
 	char **argv; /* CMD and its arguments (run only) */
 };
 

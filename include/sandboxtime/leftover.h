@@ -19,6 +19,13 @@ enum st_leftover_kind {
 /* The kind and pid encoded in @name ("stv1234", "stbr99"), or NONE. Pure. */
 enum st_leftover_kind st_leftover_parse(const char *name, pid_t *pid);
 
+/*
+ * The leftover kind of a link named @name of kind @link_kind ("veth",
+ * "bridge"): the name alone is not enough, the kind must be the one it
+ * claims. NONE for any other link. Pure.
+ */
+enum st_leftover_kind st_leftover_link(const char *name, const char *link_kind, pid_t *pid);
+
 /* Whether @pid is a running sandboxtime (its comm), so its links are in use. */
 int st_leftover_owner_running(pid_t pid);
 

@@ -78,6 +78,12 @@ int st_nl_ip4_in_use(struct st_nl *nl, const struct st_ip4 *net, int *in_use, ch
 		     size_t what_len, struct st_error *err);
 
 /*
+ * The id this namespace gives the network namespace @netns_fd (RTM_GETNSID):
+ * *@nsid is -1 when none is assigned.
+ */
+int st_nl_nsid_get(struct st_nl *nl, int netns_fd, int *nsid, struct st_error *err);
+
+/*
  * The requests as bytes, without I/O (the functions above send these), and
  * the reply parser: exposed so that unit tests check messages and replies
  * against captured vectors without a socket.
@@ -89,6 +95,7 @@ struct nlmsghdr *st_nl_msg_veth(void *buf, uint32_t seq, const char *name, const
 struct nlmsghdr *st_nl_msg_bridge(void *buf, uint32_t seq, const char *name, unsigned int mtu);
 struct nlmsghdr *st_nl_msg_addr(void *buf, uint32_t seq, int index, const struct st_ip4 *a);
 struct nlmsghdr *st_nl_msg_default_route(void *buf, uint32_t seq, int index, struct in_addr gateway);
+struct nlmsghdr *st_nl_msg_getnsid(void *buf, uint32_t seq, int netns_fd);
 
 /*
  * Runs one buffer of replies to request @seq of port @portid: 0 when the ACK

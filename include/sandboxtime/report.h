@@ -8,10 +8,12 @@
 #include "sandboxtime/cli.h"
 #include "sandboxtime/host.h"
 #include "sandboxtime/measure.h"
+#include "sandboxtime/orphans.h"
 #include "sandboxtime/sandbox.h"
 
 #define ST_SCHEMA "sandboxtime/v1"
 #define ST_MAX_REPORT_ERRORS 8
+#define ST_SCHEMA_ORPHANS "sandboxtime/orphans/v1"
 
 /* Everything one run knows; each format renders the same facts. */
 struct st_report {
@@ -46,6 +48,28 @@ void st_report_layer_reason(const struct st_report *r, int layer, char *buf, siz
 
 /* Incremental cost of set @i for figure @fig: its median minus its reference's. */
 double st_report_increment(const struct st_measurement *m, size_t i, enum st_figure fig);
+
+/* `orphans`: what one scan found, and how to show it. */
+struct st_orphans_report {
+	const struct st_opts *opts;
+	struct st_host host;
+	const struct st_orphans *scan;
+};
+
+/* The sandboxtime/orphans/v1 document (new reference). */
+json_t *st_orphans_json(const struct st_orphans_report *r);
+int st_orphans_write(const struct st_orphans_report *r, FILE *out, struct st_error *err);
+int st_orphans_write_json(const struct st_orphans_report *r, FILE *out, struct st_error *err);
+int st_orphans_write_table(const struct st_orphans_report *r, FILE *out, struct st_error *err);
+int st_orphans_write_csv(const struct st_orphans_report *r, FILE *out, struct st_error *err);
+int st_orphans_write_prom(const struct st_orphans_report *r, FILE *out, struct st_error *err);
+
+/*
+ * Escapes @in as a Prometheus label value (text exposition format: backslash,
+ * double quote and line feed become \\, \" and \n). Returns the length it
+ * needs; the output is cut to @len - 1 characters like snprintf.
+ */
+size_t st_prom_escape_label(const char *in, char *out, size_t len);
 
 /* Progress on standard error, for st_measure_config.progress (tty only). */
 void st_report_progress(void *ctx, const char *phase, unsigned int done, unsigned int total);

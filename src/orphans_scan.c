@@ -1,0 +1,547 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Fills the orphans model from /proc, each source read once per scan:
+ *  - processes and threads: /proc/PID/task/TID/ns/net;
+ *  - open fds: /proc/PID/fd/N that are nsfs "net:[...]" files, and sockets,
+ *    whose namespace SIOCGSKNS tells on a copy of the fd (pidfd_getfd(2):
+ *    PTRACE_MODE_ATTACH, so root sees every socket, a user their own);
+ *  - bind mounts: nsfs mounts in /proc/PID/mountinfo, read once per mount
+ *    namespace (by the inode of /proc/PID/ns/mnt).
+ * Processes exit while we read: ENOENT and ESRCH skip the entry, EACCES and
+ * EPERM count the process as unreadable.
+ */
+#include <dirent.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/nsfs.h>
+#include <linux/sockios.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/syscall.h>
+
+#include "sandboxtime/host.h"
+#include "sandboxtime/nl.h"
+#include "sandboxtime/orphans.h"
+#include "sandboxtime/procfs.h"
+#include "sandboxtime/util.h"
+
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
+#ifndef SYS_pidfd_getfd
+#define SYS_pidfd_getfd 438
+#endif
+
+struct sock_seen {
+	uint64_t sock_ino;
+	uint64_t dev, ino; /* its netns; ino 0: unknown */
+};
+
+struct scan_ctx {
+	struct st_orphans *s;
+	uint64_t nsfs_dev;
+	uint64_t self_mntns;
+	uint64_t *mntns; /* mount namespaces whose mountinfo was read */
+	size_t nmntns;
+	struct sock_seen *socks;
+	size_t nsocks;
+};
+
+static inline void closedirp(DIR **d)
+{
+	if (*d)
+		closedir(*d);
+	*d = NULL;
+}
+
+static int gone(int e)
+{
+	return e == ENOENT || e == ESRCH;
+}
+
+static int denied(int e)
+{
+	return e == EACCES || e == EPERM;
+}
+
+static void set_open_path(struct st_netns *ns, const char *path)
+{
+	if (!ns->open_path && ns->sock_pid <= 0)
+		ns->open_path = strdup(path);
+}
+
+static void read_comm(pid_t pid, char *comm, size_t len)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+	if (st_read_file(path, comm, len) < 0)
+		snprintf(comm, len, "?");
+}
+
+/* Every thread's netns: a thread may have left its process's namespace with setns(). */
+static int scan_tasks(struct scan_ctx *c, pid_t pid, int *readable)
+{
+	_cleanup_(closedirp) DIR *d = NULL;
+	char path[96];
+	struct dirent *e;
+	int denied_once = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	d = opendir(path);
+	if (!d) {
+		if (denied(errno))
+			*readable = 0;
+		return gone(errno) || denied(errno) ? 0 : -errno;
+	}
+	while ((e = readdir(d))) {
+		struct stat st;
+		struct st_netns *ns;
+
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%s/ns/net", pid, e->d_name);
+		if (stat(path, &st) < 0) {
+			if (denied(errno))
+				denied_once = 1;
+			continue; /* gone: the thread exited */
+		}
+		if (st_orphans_add_process(c->s, st.st_dev, st.st_ino, pid) < 0)
+			return -ENOMEM;
+		ns = st_orphans_get(c->s, st.st_dev, st.st_ino);
+		if (!ns->open_path)
+			set_open_path(ns, path);
+		*readable = 1;
+	}
+	if (denied_once && *readable < 0)
+		*readable = 0;
+	return 0;
+}
+
+static int seen_mntns(struct scan_ctx *c, uint64_t ino)
+{
+	uint64_t *v;
+
+	for (size_t i = 0; i < c->nmntns; i++)
+		if (c->mntns[i] == ino)
+			return 1;
+	v = realloc(c->mntns, (c->nmntns + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	c->mntns = v;
+	c->mntns[c->nmntns++] = ino;
+	return 0;
+}
+
+/* The nsfs "net:[...]" mounts of @pid's mount namespace, once per namespace. */
+static int scan_mounts(struct scan_ctx *c, pid_t pid)
+{
+	char path[64], *line = NULL;
+	size_t cap = 0;
+	struct stat st;
+	FILE *f;
+	int ret = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/mnt", pid);
+	if (stat(path, &st) < 0)
+		return 0; /* gone, or not ours to read */
+	ret = seen_mntns(c, st.st_ino);
+	if (ret != 0)
+		return ret < 0 ? ret : 0;
+	snprintf(path, sizeof(path), "/proc/%d/mountinfo", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	while (getline(&line, &cap, f) > 0) {
+		struct st_mountinfo m;
+		unsigned long long ino;
+		struct st_holder h = { .kind = ST_HOLDER_MOUNT, .pid = 0, .fd = -1 };
+		char open_path[PATH_MAX + 32];
+		uint64_t dev;
+
+		/* Cheap filter first: most lines are not nsfs. */
+		if (!strstr(line, " nsfs ") || st_mountinfo_parse(line, &m) < 0 ||
+		    strcmp(m.fstype, "nsfs") != 0 || st_nsfs_root_inode(m.root, "net", &ino) < 0)
+			continue;
+		dev = makedev(m.major, m.minor);
+		h.path = m.mountpoint;
+		h.mntns = st.st_ino;
+		if (st_orphans_add_holder(c->s, dev, ino, &h) < 0) {
+			ret = -ENOMEM;
+			break;
+		}
+		/* Open it later from here: the path as this process sees it. */
+		if (st.st_ino == c->self_mntns)
+			snprintf(open_path, sizeof(open_path), "%s", m.mountpoint);
+		else
+			snprintf(open_path, sizeof(open_path), "/proc/%d/root%s", pid, m.mountpoint);
+		set_open_path(st_orphans_get(c->s, dev, ino), open_path);
+	}
+	free(line);
+	fclose(f);
+	return ret;
+}
+
+/* The netns of socket @fd of @pidfd, through a copy of the fd; -errno if refused. */
+static int socket_netns(int pidfd, int fd, struct stat *st)
+{
+	_cleanup_close_ int sfd = -1, nsfd = -1;
+
+	sfd = (int)syscall(SYS_pidfd_getfd, pidfd, fd, 0);
+	if (sfd < 0)
+		return -errno;
+	nsfd = ioctl(sfd, SIOCGSKNS);
+	if (nsfd < 0)
+		return -errno;
+	return fstat(nsfd, st) < 0 ? -errno : 0;
+}
+
+static struct sock_seen *sock_lookup(struct scan_ctx *c, uint64_t sock_ino)
+{
+	for (size_t i = 0; i < c->nsocks; i++)
+		if (c->socks[i].sock_ino == sock_ino)
+			return &c->socks[i];
+	return NULL;
+}
+
+static int sock_remember(struct scan_ctx *c, uint64_t sock_ino, uint64_t dev, uint64_t ino)
+{
+	struct sock_seen *v = realloc(c->socks, (c->nsocks + 1) * sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	c->socks = v;
+	c->socks[c->nsocks++] = (struct sock_seen){ sock_ino, dev, ino };
+	return 0;
+}
+
+/* A socket holder is recorded only outside the holder's own netns: those explain nothing. */
+static int scan_socket(struct scan_ctx *c, pid_t pid, int fd, unsigned long long sock_ino,
+		       int *pidfd, const struct stat *own, const char *comm)
+{
+	struct sock_seen *seen = sock_lookup(c, sock_ino);
+	struct st_holder h = { .kind = ST_HOLDER_SOCKET, .pid = pid, .fd = fd };
+	uint64_t dev, ino;
+	struct stat st;
+	int ret;
+
+	if (seen) {
+		dev = seen->dev;
+		ino = seen->ino;
+	} else {
+		if (*pidfd == -1) {
+			*pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+			if (*pidfd < 0)
+				*pidfd = -2; /* gone or refused: no second try */
+		}
+		ret = *pidfd >= 0 ? socket_netns(*pidfd, fd, &st) : -EPERM;
+		if (ret == -EBADF || ret == -ESRCH || ret == -ENOENT)
+			return 0; /* closed meanwhile */
+		if (ret < 0) {
+			c->s->sockets_unchecked++;
+			return sock_remember(c, sock_ino, 0, 0);
+		}
+		dev = st.st_dev;
+		ino = st.st_ino;
+		if (sock_remember(c, sock_ino, dev, ino) < 0)
+			return -ENOMEM;
+	}
+	if (!ino || (own && own->st_dev == dev && own->st_ino == ino))
+		return 0;
+	snprintf(h.comm, sizeof(h.comm), "%s", comm);
+	ret = st_orphans_add_holder(c->s, dev, ino, &h);
+	if (ret == 0) {
+		struct st_netns *ns = st_orphans_get(c->s, dev, ino);
+
+		if (!ns->open_path && ns->sock_pid <= 0) {
+			ns->sock_pid = pid;
+			ns->sock_fd = fd;
+		}
+	}
+	return ret;
+}
+
+static int scan_fds(struct scan_ctx *c, pid_t pid)
+{
+	_cleanup_(closedirp) DIR *d = NULL;
+	_cleanup_close_ int pidfd = -1;
+	char path[96], link[64], comm[16] = "";
+	struct stat st, own;
+	struct dirent *e;
+	int has_own;
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/net", pid);
+	has_own = stat(path, &own) == 0;
+	snprintf(path, sizeof(path), "/proc/%d/fd", pid);
+	d = opendir(path);
+	if (!d)
+		return 0; /* gone, or not ours */
+	while ((e = readdir(d))) {
+		unsigned long long sock_ino;
+		ssize_t n;
+		int fd, ret;
+
+		if (e->d_name[0] < '0' || e->d_name[0] > '9')
+			continue;
+		n = readlinkat(dirfd(d), e->d_name, link, sizeof(link) - 1);
+		if (n < 0)
+			continue;
+		link[n] = '\0';
+		fd = atoi(e->d_name);
+		if (strncmp(link, "net:[", 5) == 0) {
+			struct st_holder h = { .kind = ST_HOLDER_FD, .pid = pid, .fd = fd };
+
+			if (fstatat(dirfd(d), e->d_name, &st, 0) < 0 || st.st_dev != c->nsfs_dev)
+				continue;
+			if (!comm[0])
+				read_comm(pid, comm, sizeof(comm));
+			snprintf(h.comm, sizeof(h.comm), "%s", comm);
+			if (st_orphans_add_holder(c->s, st.st_dev, st.st_ino, &h) < 0)
+				return -ENOMEM;
+			snprintf(path, sizeof(path), "/proc/%d/fd/%d", pid, fd);
+			set_open_path(st_orphans_get(c->s, st.st_dev, st.st_ino), path);
+		} else if (sscanf(link, "socket:[%llu]", &sock_ino) == 1) {
+			if (!comm[0])
+				read_comm(pid, comm, sizeof(comm));
+			ret = scan_socket(c, pid, fd, sock_ino, &pidfd, has_own ? &own : NULL, comm);
+			if (ret < 0)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+static int scan_process(struct scan_ctx *c, pid_t pid)
+{
+	int readable = -1, ret;
+
+	ret = scan_tasks(c, pid, &readable);
+	if (ret < 0)
+		return ret;
+	if (readable == 0) {
+		c->s->unreadable_processes++;
+		return 0;
+	}
+	if (readable < 0)
+		return 0; /* exited while we read */
+	ret = scan_mounts(c, pid);
+	if (ret < 0)
+		return ret;
+	return scan_fds(c, pid);
+}
+
+/* An fd on @ns again, checked to be that namespace (a path may now name another). */
+static int open_netns(const struct st_netns *ns)
+{
+	_cleanup_close_ int fd = -1;
+	struct stat st;
+
+	if (ns->open_path) {
+		fd = open(ns->open_path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	} else if (ns->sock_pid > 0) {
+		_cleanup_close_ int pidfd = (int)syscall(SYS_pidfd_open, ns->sock_pid, 0);
+		_cleanup_close_ int sfd = -1;
+
+		if (pidfd >= 0 && (sfd = (int)syscall(SYS_pidfd_getfd, pidfd, ns->sock_fd, 0)) >= 0)
+			fd = ioctl(sfd, SIOCGSKNS);
+	}
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if (st.st_dev != ns->dev || st.st_ino != ns->ino)
+		return -ESTALE;
+	return take_fd(&fd);
+}
+
+/* The uid owning the user namespace that owns @nsfd (NS_GET_USERNS, NS_GET_OWNER_UID). */
+static int owner_uid(int nsfd)
+{
+	_cleanup_close_ int userns = ioctl(nsfd, NS_GET_USERNS);
+	uid_t uid;
+
+	if (userns < 0 || ioctl(userns, NS_GET_OWNER_UID, &uid) < 0)
+		return -1;
+	return uid > INT_MAX ? -1 : (int)uid;
+}
+
+static void write_name(const char *name, int index, const char *kind, void *data)
+{
+	int fd = *(int *)data;
+	size_t len = strlen(name);
+
+	if (TEMP_FAILURE_RETRY(write(fd, name, len)) == (long)len)
+		TEMP_FAILURE_RETRY(write(fd, "\n", 1));
+}
+
+/* In the child: enter the namespace, dump its links into @out. Never returns. */
+static _noreturn_ void interfaces_child(int nsfd, int out)
+{
+	struct st_nl *nl = NULL;
+	struct st_error e = { 0 };
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (setns(nsfd, CLONE_NEWNET) < 0 || st_nl_open(&nl, &e) < 0)
+		_exit(1);
+	_exit(st_nl_link_list(nl, write_name, &out, &e) < 0 ? 1 : 0);
+}
+
+/*
+ * The interface names of @nsfd's namespace, from a short-lived child that
+ * enters it: setns() would move this whole process, and a child leaves the
+ * scanner where it was. Root only (CAP_SYS_ADMIN over the namespace).
+ */
+static int list_interfaces(struct st_netns *ns, int nsfd)
+{
+	_cleanup_pid_ pid_t pid = -1;
+	_cleanup_close_ int rd = -1, wr = -1;
+	_cleanup_free_ char *buf = NULL;
+	size_t len = 0, cap = 0;
+	int fds[2], status;
+
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return -errno;
+	rd = fds[0];
+	wr = fds[1];
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0)
+		interfaces_child(nsfd, wr);
+	closep(&wr);
+	for (;;) {
+		ssize_t n;
+
+		if (cap - len < 512) {
+			char *b = realloc(buf, cap + 4096);
+
+			if (!b)
+				return -ENOMEM;
+			buf = b;
+			cap += 4096;
+		}
+		n = TEMP_FAILURE_RETRY(read(rd, buf + len, cap - len - 1));
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	buf[len] = '\0';
+	if (TEMP_FAILURE_RETRY(waitpid(take_pid(&pid), &status, 0)) < 0)
+		return -errno;
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		return -EIO;
+	ns->interfaces = calloc(1, sizeof(char *)); /* known, perhaps empty */
+	if (!ns->interfaces)
+		return -ENOMEM;
+	for (char *save = NULL, *name = strtok_r(buf, "\n", &save); name;
+	     name = strtok_r(NULL, "\n", &save)) {
+		char **v = realloc(ns->interfaces, (ns->ninterfaces + 1) * sizeof(*v));
+
+		if (!v || !(v[ns->ninterfaces] = strdup(name))) {
+			if (v)
+				ns->interfaces = v;
+			return -ENOMEM;
+		}
+		ns->interfaces = v;
+		ns->ninterfaces++;
+	}
+	return 0;
+}
+
+/* Owner, nsid and (root) interfaces of every namespace found. */
+static int describe(struct st_orphans *s, struct st_nl *nl)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		struct st_netns *ns = &s->v[i];
+		_cleanup_close_ int fd = open_netns(ns);
+		struct st_error e = { 0 };
+		int ret;
+
+		if (fd < 0)
+			continue; /* gone since: its interfaces and nsid stay unknown */
+		ns->owner_uid = owner_uid(fd);
+		if (nl)
+			st_nl_nsid_get(nl, fd, &ns->nsid, &e);
+		if (!s->rootless) {
+			ret = list_interfaces(ns, fd);
+			if (ret == -ENOMEM)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+static void collect_leftover(const char *name, int index, const char *kind, void *data)
+{
+	struct st_orphans *s = data;
+	struct st_leftover_link *v;
+	pid_t pid;
+	enum st_leftover_kind k = st_leftover_link(name, kind, &pid);
+
+	if (k == ST_LEFTOVER_NONE || st_leftover_owner_running(pid))
+		return;
+	v = realloc(s->leftovers, (s->nleftovers + 1) * sizeof(*v));
+	if (!v)
+		return;
+	s->leftovers = v;
+	snprintf(v[s->nleftovers].name, sizeof(v[s->nleftovers].name), "%s", name);
+	v[s->nleftovers].pid = pid;
+	v[s->nleftovers].kind = k;
+	s->nleftovers++;
+}
+
+int st_orphans_scan(struct st_orphans *s, struct st_error *err)
+{
+	_cleanup_(st_nl_closep) struct st_nl *nl = NULL;
+	_cleanup_(closedirp) DIR *proc = NULL;
+	struct scan_ctx c = { .s = s };
+	struct dirent *e;
+	struct stat st;
+	int ret = 0;
+
+	s->rootless = st_host_is_rootless();
+	s->uid = geteuid();
+	if (stat("/proc/self/ns/net", &st) < 0)
+		return st_error_set(err, errno, "orphans: /proc/self/ns/net");
+	c.nsfs_dev = st.st_dev;
+	if (stat("/proc/self/ns/mnt", &st) == 0)
+		c.self_mntns = st.st_ino;
+	proc = opendir("/proc");
+	if (!proc)
+		return st_error_set(err, errno, "orphans: /proc");
+	while ((e = readdir(proc))) {
+		char *end;
+		long pid = strtol(e->d_name, &end, 10);
+
+		/* Ourselves too: our mount namespace may be one nobody else we can read is in. */
+		if (*end || pid <= 0)
+			continue;
+		ret = scan_process(&c, (pid_t)pid);
+		if (ret < 0)
+			break;
+	}
+	free(c.mntns);
+	free(c.socks);
+	if (ret < 0)
+		return st_error_set(err, -ret, "orphans: scanning /proc");
+	if (st_nl_open(&nl, err) < 0)
+		nl = NULL; /* no nsid, no leftovers: the namespaces are still worth reporting */
+	ret = describe(s, nl);
+	if (ret < 0)
+		return st_error_set(err, -ret, "orphans: describing namespaces");
+	if (nl) {
+		struct st_error lerr = { 0 };
+
+		st_nl_link_list(nl, collect_leftover, s, &lerr);
+	}
+	st_error_clear(err);
+	st_orphans_classify(s);
+	return 0;
+}
