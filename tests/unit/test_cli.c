@@ -453,9 +453,36 @@ static void test_unknown_subcommand(void **state)
 	/* Documented but later: said so, not "unknown". */
 	assert_usage(PARSE(&o, &err, "netbench"), &err, "'netbench'");
 	assert_true(strstr(err.msg, "not available") != NULL);
-	assert_usage(PARSE(&o, &err, "orphans", "-J"), &err, "'orphans'");
+	assert_usage(PARSE(&o, &err, "bench"), &err, "'bench'");
 	/* A subcommand is only the first word. */
 	assert_usage(PARSE(&o, &err, "--repeat=2", "layers"), &err, "'--'");
+}
+
+static void test_orphans(void **state)
+{
+	struct st_opts o;
+	struct st_error err = { 0 };
+
+	assert_int_equal(PARSE(&o, &err, "orphans"), 0);
+	assert_int_equal(o.command, ST_CMD_ORPHANS);
+	assert_int_equal(o.format, ST_FORMAT_TABLE);
+	assert_int_equal(o.all, 0);
+	assert_int_equal(PARSE(&o, &err, "orphans", "-J", "--all", "-q", "-o", "x.json"), 0);
+	assert_int_equal(o.format, ST_FORMAT_JSON);
+	assert_true(o.all && o.quiet);
+	assert_string_equal(o.output, "x.json");
+	assert_int_equal(PARSE(&o, &err, "orphans", "--format", "prometheus"), 0);
+	assert_int_equal(o.format, ST_FORMAT_PROMETHEUS);
+	assert_int_equal(PARSE(&o, &err, "orphans", "--format=csv"), 0);
+	assert_int_equal(o.format, ST_FORMAT_CSV);
+	assert_usage(PARSE(&o, &err, "orphans", "--format=xml"), &err, "'xml'");
+	assert_usage(PARSE(&o, &err, "orphans", "--repeat=3"), &err, "--repeat=3");
+	assert_usage(PARSE(&o, &err, "orphans", "--ns", "net"), &err, "--ns");
+	assert_usage(PARSE(&o, &err, "orphans", "extra"), &err, "'extra'");
+	assert_usage(PARSE(&o, &err, "orphans", "--bogus"), &err, "--bogus");
+	/* --all and prometheus mean nothing elsewhere. */
+	assert_usage(PARSE(&o, &err, "--all", "--", "true"), &err, "--all");
+	assert_usage(PARSE(&o, &err, "layers", "--format=prometheus"), &err, "prometheus");
 }
 
 static void test_repeated_parsing(void **state)
@@ -532,6 +559,7 @@ int main(void)
 		cmocka_unit_test(test_ns_option),
 		cmocka_unit_test(test_format_and_hostname),
 		cmocka_unit_test(test_unknown_subcommand),
+		cmocka_unit_test(test_orphans),
 		cmocka_unit_test(test_repeated_parsing),
 		cmocka_unit_test(test_reparse_after_early_return_in_cluster),
 		cmocka_unit_test(test_reparse_after_error_in_cluster),

@@ -35,6 +35,23 @@ static void test_parse_rejects(void **state)
 	assert_int_equal(pid, -7);
 }
 
+static void test_link_kind_must_match(void **state)
+{
+	pid_t pid = -7;
+
+	assert_int_equal(st_leftover_link("stv12", "veth", &pid), ST_LEFTOVER_VETH);
+	assert_int_equal(pid, 12);
+	assert_int_equal(st_leftover_link("stbr13", "bridge", &pid), ST_LEFTOVER_BRIDGE);
+	assert_int_equal(pid, 13);
+	pid = -7;
+	/* Our name on another kind of link is not ours. */
+	assert_int_equal(st_leftover_link("stv12", "bridge", &pid), ST_LEFTOVER_NONE);
+	assert_int_equal(st_leftover_link("stbr13", "veth", &pid), ST_LEFTOVER_NONE);
+	assert_int_equal(st_leftover_link("stv12", "", &pid), ST_LEFTOVER_NONE);
+	assert_int_equal(st_leftover_link("eth0", "veth", &pid), ST_LEFTOVER_NONE);
+	assert_int_equal(pid, -7);
+}
+
 static void test_owner_running(void **state)
 {
 	/* This test is not a sandboxtime; pid 0 and a huge pid are nobody's. */
@@ -48,6 +65,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_names),
 		cmocka_unit_test(test_parse_rejects),
+		cmocka_unit_test(test_link_kind_must_match),
 		cmocka_unit_test(test_owner_running),
 	};
 

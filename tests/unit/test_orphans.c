@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The orphans core without a /proc: the mountinfo parser on fixture lines,
+ * classification on hand-built sources, and the Prometheus label escaping.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "sandboxtime/orphans.h"
+#include "sandboxtime/procfs.h"
+#include "sandboxtime/report.h"
+
+#define NSFS 4 /* st_dev of nsfs in these fixtures */
+
+static void test_mountinfo_fields(void **state)
+{
+	char line[] = "36 35 98:0 /mnt1 /mnt2 rw,noatime master:1 - ext3 /dev/root rw,errors=continue\n";
+	struct st_mountinfo m;
+
+	assert_int_equal(st_mountinfo_parse(line, &m), 0);
+	assert_int_equal(m.id, 36);
+	assert_int_equal(m.parent, 35);
+	assert_int_equal(m.major, 98);
+	assert_int_equal(m.minor, 0);
+	assert_string_equal(m.root, "/mnt1");
+	assert_string_equal(m.mountpoint, "/mnt2");
+	assert_string_equal(m.options, "rw,noatime");
+	assert_string_equal(m.fstype, "ext3");
+	assert_string_equal(m.source, "/dev/root");
+	assert_string_equal(m.super_options, "rw,errors=continue");
+}
+
+static void test_mountinfo_nsfs(void **state)
+{
+	/* What `ip netns add x` leaves in mountinfo: twice, /run/netns is shared. */
+	char line[] = "612 29 0:4 net:[4026532295] /run/netns/x rw shared:318 - nsfs nsfs rw";
+	struct st_mountinfo m;
+	unsigned long long ino = 0;
+
+	assert_int_equal(st_mountinfo_parse(line, &m), 0);
+	assert_string_equal(m.fstype, "nsfs");
+	assert_int_equal(m.major, 0);
+	assert_int_equal(m.minor, NSFS);
+	assert_int_equal(st_nsfs_root_inode(m.root, "net", &ino), 0);
+	assert_true(ino == 4026532295ULL);
+	assert_int_equal(st_nsfs_root_inode("mnt:[4026531841]", "net", &ino), -EINVAL);
+	assert_int_equal(st_nsfs_root_inode("net:[12", "net", &ino), -EINVAL);
+	assert_int_equal(st_nsfs_root_inode("net:[]", "net", &ino), -EINVAL);
+	assert_int_equal(st_nsfs_root_inode("net:[1]x", "net", &ino), -EINVAL);
+	assert_int_equal(st_nsfs_root_inode("net:[99999999999999999999999]", "net", &ino), -EINVAL);
+}
+
+static void test_mountinfo_optional_fields(void **state)
+{
+	char none[] = "1 0 0:4 net:[5] /a rw - nsfs nsfs rw";
+	char many[] = "1 0 0:4 net:[5] /a rw shared:2 master:3 propagate_from:4 unbindable - nsfs nsfs rw";
+	struct st_mountinfo m;
+
+	assert_int_equal(st_mountinfo_parse(none, &m), 0);
+	assert_string_equal(m.fstype, "nsfs");
+	assert_int_equal(st_mountinfo_parse(many, &m), 0);
+	assert_string_equal(m.fstype, "nsfs");
+	assert_string_equal(m.super_options, "rw");
+}
+
+static void test_mountinfo_escapes(void **state)
+{
+	char line[] = "7 1 0:4 net:[9] /tmp/a\\040b/f\\011t\\012n\\134s rw - nsfs nsfs\\040src rw";
+	char odd[] = "a\\04b\\8888\\\\040\\400";
+	struct st_mountinfo m;
+
+	assert_int_equal(st_mountinfo_parse(line, &m), 0);
+	assert_string_equal(m.mountpoint, "/tmp/a b/f\tt\nn\\s");
+	assert_string_equal(m.source, "nsfs src");
+	/* Not an escape: kept as it is (a short one, a non-octal digit, above \377). */
+	st_mountinfo_unescape(odd);
+	assert_string_equal(odd, "a\\04b\\8888\\ \\400");
+}
+
+static void test_mountinfo_rejects(void **state)
+{
+	static const char *const bad[] = {
+		"",
+		"36 35 98:0 /mnt1 /mnt2 rw,noatime master:1 ext3 /dev/root rw", /* no " - " */
+		"36 35 98:0 /mnt1 /mnt2 rw - ext3 /dev/root",                    /* no super options */
+		"36 35 98-0 /mnt1 /mnt2 rw - ext3 /dev/root rw",                 /* bad major:minor */
+		"x 35 98:0 /mnt1 /mnt2 rw - ext3 /dev/root rw",
+		"36 35 98:0 /mnt1",
+		"36 35 98:0 /a /b rw - ext3 /dev/root rw extra",
+		"99999999999 35 98:0 /a /b rw - ext3 /dev/root rw",
+	};
+	struct st_mountinfo m;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char buf[256];
+
+		snprintf(buf, sizeof(buf), "%s", bad[i]);
+		if (st_mountinfo_parse(buf, &m) != -EINVAL)
+			fail_msg("accepted '%s'", bad[i]);
+	}
+}
+
+static const struct st_netns *find(const struct st_orphans *s, uint64_t ino)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (s->v[i].ino == ino)
+			return &s->v[i];
+	return NULL;
+}
+
+/* Host (1) with processes; 2 held by a mount only; 3 by an fd only; 4 with a process and a mount. */
+static void build(struct st_orphans *s)
+{
+	struct st_holder mount = { .kind = ST_HOLDER_MOUNT, .path = "/run/netns/a", .mntns = 77 };
+	struct st_holder fd = { .kind = ST_HOLDER_FD, .pid = 300, .fd = 7, .comm = "bash" };
+	struct st_holder sock = { .kind = ST_HOLDER_SOCKET, .pid = 301, .fd = 3, .comm = "sshd" };
+
+	assert_int_equal(st_orphans_add_process(s, NSFS, 1, 100), 0);
+	/* Three threads of pid 101: one process. */
+	for (int t = 0; t < 3; t++)
+		assert_int_equal(st_orphans_add_process(s, NSFS, 1, 101), 0);
+	assert_int_equal(st_orphans_add_holder(s, NSFS, 2, &mount), 0);
+	assert_int_equal(st_orphans_add_holder(s, NSFS, 3, &fd), 0);
+	assert_int_equal(st_orphans_add_holder(s, NSFS, 5, &sock), 0);
+	assert_int_equal(st_orphans_add_process(s, NSFS, 4, 200), 0);
+	mount.path = "/run/netns/b";
+	assert_int_equal(st_orphans_add_holder(s, NSFS, 4, &mount), 0);
+	/* Same inode on another device: another namespace (never keyed by inode alone). */
+	assert_int_equal(st_orphans_add_process(s, NSFS + 1, 2, 400), 0);
+}
+
+static void test_classify_root(void **state)
+{
+	struct st_orphans s = { 0 };
+
+	build(&s);
+	s.unreadable_processes = 1; /* as root this changes nothing */
+	st_orphans_classify(&s);
+	assert_int_equal(s.n, 6);
+	assert_int_equal(s.orphans, 3);
+	assert_int_equal(s.active, 3);
+	assert_int_equal(s.unverified, 0);
+	assert_int_equal(find(&s, 1)->state, ST_NETNS_ACTIVE);
+	assert_int_equal(find(&s, 1)->processes, 2);
+	assert_int_equal(find(&s, 3)->state, ST_NETNS_ORPHAN);
+	assert_int_equal(find(&s, 3)->holders[0].fd, 7);
+	assert_string_equal(find(&s, 3)->holders[0].comm, "bash");
+	assert_int_equal(find(&s, 4)->state, ST_NETNS_ACTIVE);
+	assert_int_equal(find(&s, 5)->state, ST_NETNS_ORPHAN);
+	/* Orphans first, by inode; the mount's path was copied. */
+	assert_int_equal(s.v[0].ino, 2);
+	assert_int_equal(s.v[0].dev, NSFS);
+	assert_int_equal(s.v[0].state, ST_NETNS_ORPHAN);
+	assert_string_equal(s.v[0].holders[0].path, "/run/netns/a");
+	assert_int_equal(s.v[0].holders[0].mntns, 77);
+	assert_int_equal(s.v[1].ino, 3);
+	assert_int_equal(s.v[2].ino, 5);
+	assert_int_equal(s.v[3].state, ST_NETNS_ACTIVE);
+	st_orphans_free(&s);
+}
+
+static void test_classify_rootless(void **state)
+{
+	struct st_orphans s = { 0 };
+
+	build(&s);
+	s.rootless = 1;
+	s.uid = 65534;
+	s.unreadable_processes = 5;
+	/* Only namespace 3 belongs to a user namespace of ours. */
+	for (size_t i = 0; i < s.n; i++)
+		s.v[i].owner_uid = s.v[i].ino == 3 ? 65534 : 0;
+	st_orphans_classify(&s);
+	assert_int_equal(s.orphans, 1);
+	assert_int_equal(s.unverified, 2);
+	assert_int_equal(find(&s, 3)->state, ST_NETNS_ORPHAN);
+	assert_int_equal(find(&s, 5)->state, ST_NETNS_UNVERIFIED);
+	assert_int_equal(s.v[0].ino, 3);
+	st_orphans_free(&s);
+
+	/* Rootless but everything readable: every held namespace is judged. */
+	build(&s);
+	s.rootless = 1;
+	s.uid = 65534;
+	st_orphans_classify(&s);
+	assert_int_equal(s.orphans, 3);
+	st_orphans_free(&s);
+}
+
+static void test_holder_text(void **state)
+{
+	struct st_holder m = { .kind = ST_HOLDER_MOUNT, .path = "/tmp/a b" };
+	struct st_holder f = { .kind = ST_HOLDER_FD, .pid = 12, .fd = 7, .comm = "bash" };
+	struct st_holder k = { .kind = ST_HOLDER_SOCKET, .pid = 13, .fd = 3, .comm = "x" };
+	char buf[64];
+
+	st_holder_text(&m, buf, sizeof(buf));
+	assert_string_equal(buf, "mount:/tmp/a b");
+	st_holder_text(&f, buf, sizeof(buf));
+	assert_string_equal(buf, "fd:12/7(bash)");
+	st_holder_text(&k, buf, sizeof(buf));
+	assert_string_equal(buf, "socket:13/3(x)");
+}
+
+static void test_prom_escape(void **state)
+{
+	char buf[64];
+
+	assert_int_equal(st_prom_escape_label("plain", buf, sizeof(buf)), 5);
+	assert_string_equal(buf, "plain");
+	st_prom_escape_label("a\"b\\c\nd", buf, sizeof(buf));
+	assert_string_equal(buf, "a\\\"b\\\\c\\nd");
+	/* Tabs and spaces stay: only \\, " and line feed are escaped. */
+	st_prom_escape_label("/tmp/a b\t", buf, sizeof(buf));
+	assert_string_equal(buf, "/tmp/a b\t");
+	/* Cut like snprintf, and the needed length returned. */
+	assert_int_equal(st_prom_escape_label("\"\"\"", buf, 4), 6);
+	assert_string_equal(buf, "\\\"\\");
+	assert_int_equal(st_prom_escape_label("", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_mountinfo_fields),
+		cmocka_unit_test(test_mountinfo_nsfs),
+		cmocka_unit_test(test_mountinfo_optional_fields),
+		cmocka_unit_test(test_mountinfo_escapes),
+		cmocka_unit_test(test_mountinfo_rejects),
+		cmocka_unit_test(test_classify_root),
+		cmocka_unit_test(test_classify_rootless),
+		cmocka_unit_test(test_holder_text),
+		cmocka_unit_test(test_prom_escape),
+	};
+
+	return cmocka_run_group_tests_name("orphans", tests, NULL, NULL);
+}
