@@ -7,7 +7,7 @@
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/../lib.sh" "$1"
 
-plan 22
+plan 24
 
 W=$(mktemp -d "$ST_TMP/orphans.XXXXXX")
 chmod 755 "$W"
@@ -25,6 +25,8 @@ cleanup_scenario() {
 	# By its path, whoever set it: a test runs in a subshell.
 	mountpoint -q "$W/a b/ns" 2>/dev/null && umount "$W/a b/ns"
 	ip netns del "$NAME_A" 2>/dev/null
+	[ -n "${LEFT:-}" ] && ip link del "$LEFT" 2>/dev/null
+	LEFT=
 	return 0
 }
 trap 'cleanup_scenario; rm -rf "$ST_TMP"' EXIT
@@ -99,6 +101,19 @@ build_scenario() {
 	INO_D=$(wait_netns "$u") || return 1
 	mount --bind "/proc/$u/ns/net" "$W/a b/ns" || return 1
 	kill -KILL "$u"; wait "$u" 2>/dev/null
+	# e: held only by a socket made inside it, kept by a process back in the host's netns.
+	unshare -n sleep 60 & u=$!; PIDS+=("$u")
+	INO_E=$(wait_netns "$u") || return 1
+	nsenter --net="/proc/$u/ns/net" "$ST_PY" -c 'import os, socket, sys
+s = socket.socket()
+os.dup2(s.fileno(), 9)
+os.execvp("nsenter", ["nsenter", "--net=/proc/%s/ns/net" % sys.argv[1], "sh", "-c", ": >%s; exec sleep 60" % sys.argv[2]])' "$$" "$W/e.ready" &
+	HOLDER_E=$!; PIDS+=("$HOLDER_E")
+	wait_file "$W/e.ready" || return 1
+	kill -KILL "$u"; wait "$u" 2>/dev/null
+	# A leftover bridge of a sandboxtime that is gone (a pid that just exited).
+	sleep 0 & DEAD=$!; wait "$DEAD"
+	ip link add "stbr$DEAD" type bridge && LEFT=stbr$DEAD || return 1
 	return 0
 }
 
@@ -138,7 +153,7 @@ t_no_false_orphan() {
 	local ino lived bad=""
 	lived=$(lived_in)
 	for ino in $(field "$W/after.json" '"\n".join(str(n["inode"]) for n in doc["netns"] if n["state"] == "orphan")'); do
-		case " $INO_A $INO_B $INO_D " in *" $ino "*) continue ;; esac
+		case " $INO_A $INO_B $INO_D $INO_E " in *" $ino "*) continue ;; esac
 		# Not ours: it must have been an orphan before, or be one by an independent look.
 		"$ST_PY" "$CHECK" "$W/before.json" "$ino" orphan 2>/dev/null && continue
 		grep -qx "$ino" <<<"$lived" && bad="$bad $ino"
@@ -182,7 +197,7 @@ t_prom() {
 
 t_after_cleanup() {
 	local ino
-	for ino in "$INO_A" "$INO_B" "$INO_C" "$INO_D"; do
+	for ino in "$INO_A" "$INO_B" "$INO_C" "$INO_D" "$INO_E"; do
 		"$ST_PY" "$CHECK" "$W/cleaned.json" "$ino" absent || return 1
 	done
 	expect_eq "$SCAN_RC" "$(field "$W/cleaned.json" '1 if doc["summary"]["orphans"] else 0')"
@@ -269,7 +284,7 @@ t_quiet() {
 
 if is_root; then
 	ok "a scan before the scenario: orphans/v1, exit 0 or 1" t_before
-	INO_A= INO_B= INO_C= INO_D= HOLDER_B= PID_C= AFTER_RC= SCAN_RC= BUILT=
+	INO_A= INO_B= INO_C= INO_D= INO_E= HOLDER_E= LEFT= DEAD= HOLDER_B= PID_C= AFTER_RC= SCAN_RC= BUILT=
 	build_and_scan
 	ok "the scenario is built and scanned" expect_eq "$BUILT" yes
 	ok "exit 1 with orphans" t_rc_one
@@ -277,6 +292,8 @@ if is_root; then
 	ok "fd only: orphan, fd holder with pid, fd and comm" eval '"$ST_PY" "$CHECK" "$W/after.json" "$INO_B" orphan "fd:$HOLDER_B/7(sleep)"'
 	ok "a live process: active, 1 process" eval '"$ST_PY" "$CHECK" "$W/after.json" "$INO_C" active && expect_eq "$(field "$W/after.json" "[n[\"processes\"] for n in doc[\"netns\"] if n[\"inode\"] == $INO_C][0]")" 1'
 	ok "mounted under a path with a space: orphan, path decoded" eval '"$ST_PY" "$CHECK" "$W/after.json" "$INO_D" orphan "mount:$W/a b/ns"'
+	ok "socket only: orphan, socket holder (SIOCGSKNS)" eval '"$ST_PY" "$CHECK" "$W/after.json" "$INO_E" orphan "socket:$HOLDER_E/9(sleep)"'
+	ok "a leftover bridge of a gone sandboxtime: in JSON and the table" eval 'expect_eq "$(field "$W/after.json" "[l for l in doc[\"leftovers\"] if l[\"name\"] == \"$LEFT\"]")" "[{'"'"'name'"'"': '"'"'$LEFT'"'"', '"'"'kind'"'"': '"'"'bridge'"'"', '"'"'pid'"'"': $DEAD}]" && grep -q "^leftover bridge $LEFT: pid $DEAD" "$W/table"'
 	ok "summary agrees with netns[]" t_summary
 	ok "no false orphan among namespaces the suite did not make" t_no_false_orphan
 	ok "interfaces of an orphan, from inside it" t_interfaces
@@ -296,7 +313,7 @@ if is_root; then
 	scan "$W/cleaned.json"
 	ok "after the scenario is removed, none of it is reported; exit status matches" t_after_cleanup
 else
-	for i in $(seq 16); do skip "orphans scenario $i" "needs root to build namespaces and mounts"; done
+	for i in $(seq 18); do skip "orphans scenario $i" "needs root to build namespaces and mounts"; done
 fi
 ok "--format=xml: one line, 125" t_bad_format
 ok "unknown option, an option of another command, an argument: 125" t_bad_option
@@ -310,5 +327,6 @@ left_none() {
 	done
 	ip netns list | grep -q "^$NAME_A\b" && { echo "$NAME_A is still there"; return 1; }
 	! mountpoint -q "$W/a b/ns" 2>/dev/null || { echo "the bind mount is still there"; return 1; }
+	[ -z "$DEAD" ] || ! ip link show "stbr$DEAD" >/dev/null 2>&1 || { echo "stbr$DEAD is still there"; return 1; }
 }
 ok "the suite left no process, namespace or mount of its scenario" left_none
