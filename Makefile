@@ -7,8 +7,17 @@ PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
 DESTDIR ?=
-BUILD ?= build
 WERROR ?= 1
+, := ,
+# SANITIZE=address,undefined builds everything with those sanitizers, into a
+# build directory of its own (build-asan for address,undefined), so that its
+# objects never mix with the normal build's.
+san_build = $(if $(filter address$(,)undefined,$(1)),build-asan,build-san-$(subst $(,),-,$(1)))
+ifneq ($(SANITIZE),)
+BUILD ?= $(call san_build,$(SANITIZE))
+else
+BUILD ?= build
+endif
 
 PKGS := libmnl libcap libseccomp jansson
 CC ?= gcc
@@ -20,14 +29,25 @@ WFLAGS := -Wall -Wextra -Wstrict-prototypes -Wmissing-prototypes -Wmissing-decla
 ifeq ($(WERROR),1)
 WFLAGS += -Werror
 endif
-# SANITIZE=address,undefined builds everything with those sanitizers.
+# Every sanitizer finding aborts the run (-fno-sanitize-recover): a UBSan
+# report that lets the program go on would not fail a test.
 ifneq ($(SANITIZE),)
-CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer
+CFLAGS += -fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-pointer
 LDFLAGS += -fsanitize=$(SANITIZE)
 endif
 ST_CFLAGS := -std=c17 -D_GNU_SOURCE -Iinclude $(WFLAGS) -MMD -MP \
 	     $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 ST_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
+
+# The flags a build directory holds objects of: every object depends on this
+# file, rewritten only when the flags change, so new flags rebuild everything
+# instead of mixing objects; tests/run.sh reads SANITIZE= from it.
+FLAGS_FILE := $(BUILD)/build-flags
+FLAGS_NOW := CC=$(CC) CFLAGS=$(CFLAGS) LDFLAGS=$(LDFLAGS) SANITIZE=$(SANITIZE)
+ifeq ($(filter clean,$(MAKECMDGOALS)),)
+$(shell mkdir -p $(BUILD) && { [ "$$(cat $(FLAGS_FILE) 2>/dev/null)" = '$(FLAGS_NOW)' ] || \
+	printf '%s\n' '$(FLAGS_NOW)' >$(FLAGS_FILE); })
+endif
 
 ifeq ($(V),1)
 Q :=
@@ -46,7 +66,7 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 .PHONY: all deps demo check unit integration install uninstall clean bench
 all: $(BIN)
 
-$(BUILD)/obj/%.o: src/%.c
+$(BUILD)/obj/%.o: src/%.c $(FLAGS_FILE)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(ST_CFLAGS) $(CFLAGS) -c -o $@ $<
@@ -57,17 +77,16 @@ $(LIB): $(LIB_OBJS)
 
 $(BIN): $(BUILD)/obj/main.o $(LIB)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(ST_LIBS)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(BUILD)/obj/main.o $(LIB) $(ST_LIBS)
 
 # Unit tests may wrap syscalls with -Wl,--wrap=NAME: a test file lists the
 # names it wraps in a line "// WRAP: name name".
-$(BUILD)/tests/%: tests/unit/%.c $(LIB)
+$(BUILD)/tests/%: tests/unit/%.c $(LIB) $(FLAGS_FILE)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(ST_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< \
 		$(patsubst %,-Wl$(,)--wrap=%,$(shell sed -n 's|^// WRAP: ||p' $<)) \
 		$(LIB) $(ST_LIBS) $(shell pkg-config --libs cmocka 2>/dev/null)
-, := ,
 
 # Installs the Debian packages a target needs, then builds (fresh machines).
 deps:
@@ -78,10 +97,21 @@ demo:
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)sh tests/demo.sh $(BIN)
 
+# `make check` runs the whole suite on the normal build and then again on a
+# build with CHECK_SANITIZE (ASan+UBSan, LeakSanitizer on; empty: skip it),
+# with one summary line over both. `make check SANITIZE=...` runs the suite
+# on that sanitized build alone.
+CHECK_SANITIZE ?= address,undefined
 check:
 	$(Q)sh .ci/install-deps test
 	$(Q)$(MAKE) --no-print-directory all unit-bins
+ifeq ($(SANITIZE)-$(if $(CHECK_SANITIZE),y),-y)
+	$(Q)$(MAKE) --no-print-directory BUILD=$(call san_build,$(CHECK_SANITIZE)) \
+		SANITIZE=$(CHECK_SANITIZE) all unit-bins
+	$(Q)bash tests/run.sh $(BUILD) $(call san_build,$(CHECK_SANITIZE))
+else
 	$(Q)bash tests/run.sh $(BUILD)
+endif
 
 .PHONY: unit-bins
 unit-bins: $(UNIT_BINS)
