@@ -116,6 +116,21 @@ endif
 .PHONY: unit-bins
 unit-bins: $(UNIT_BINS)
 
+# Every unit test under valgrind (build/ only: valgrind cannot run ASan
+# binaries); a definite leak or any memory error fails it. Not part of check.
+VALGRIND := valgrind -q --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=1
+.PHONY: valgrind
+valgrind:
+	$(Q)sh .ci/install-deps valgrind
+	$(Q)$(MAKE) --no-print-directory unit-bins
+	$(Q)failed=0; for t in $(UNIT_BINS); do \
+		if CMOCKA_MESSAGE_OUTPUT=TAP $(VALGRIND) $$t >$$t.valgrind 2>&1; then \
+			echo "valgrind ok     $$t"; \
+		else \
+			echo "valgrind FAILED $$t:"; sed 's/^/  /' $$t.valgrind; failed=$$((failed + 1)); \
+		fi; \
+	done; echo "valgrind: $(words $(UNIT_BINS)) unit test binaries, $$failed failed"; [ $$failed -eq 0 ]
+
 bench:
 	$(Q)sh .ci/install-deps bench
 	$(Q)$(MAKE) --no-print-directory all
