@@ -124,6 +124,15 @@ static int error_cb(const struct nlmsghdr *nlh, void *data)
 	}
 	if (e->error == 0)
 		return MNL_CB_STOP;
+	/*
+	 * The kernel sends -errno, within -MAX_ERRNO (4095)..-1. Anything else
+	 * would come back from here as a positive "success" (or, for INT_MIN,
+	 * overflow when negated).
+	 */
+	if (e->error > 0 || e->error < -4095) {
+		st_error_set(ctx->err, EBADMSG, "netlink: %s: bad error code %d", ctx->what, e->error);
+		return MNL_CB_ERROR;
+	}
 	if (nlh->nlmsg_flags & NLM_F_ACK_TLVS) {
 		/* With CAP_ACK the request is not echoed: TLVs follow the header. */
 		off = sizeof(*e);

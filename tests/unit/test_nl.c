@@ -283,6 +283,34 @@ static void test_parse_dump(void **state)
 	assert_int_equal(seen, 2);
 }
 
+/*
+ * Found by fuzz_nl_reply: an NLMSG_ERROR whose code is not a -errno (here
+ * 0x005b0000, positive) came back from st_nl_parse_reply() as a positive
+ * value, which callers take for success. The input, after seq 5 and port 99:
+ */
+static const unsigned char fuzz_positive_error[] = {
+	0x24, 0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0x01, 0x05, 0x00, 0x00, 0x00,
+	0x63, 0x00, 0x00, 0x00, 0x00, 0x00, 0x5b, 0x00, 0x10, 0x00, 0x00, 0x00,
+	0x05, 0x10, 0x00, 0x00, 0x05, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+};
+
+static void test_parse_bad_error_code(void **state)
+{
+	unsigned char reply[sizeof(fuzz_positive_error)];
+	struct st_error err = { 0 };
+	int32_t code = INT32_MIN;
+
+	memcpy(reply, fuzz_positive_error, sizeof(reply));
+	assert_int_equal(st_nl_parse_reply(reply, sizeof(reply), 5, 99, NULL, NULL, "x", &err),
+			 -EBADMSG);
+	assert_non_null(strstr(err.msg, "bad error code"));
+	/* INT_MIN cannot even be negated. */
+	memcpy(reply + 16, &code, sizeof(code));
+	st_error_clear(&err);
+	assert_int_equal(st_nl_parse_reply(reply, sizeof(reply), 5, 99, NULL, NULL, "x", &err),
+			 -EBADMSG);
+}
+
 static void test_ip4(void **state)
 {
 	struct st_error err = { 0 };
@@ -330,6 +358,7 @@ int main(void)
 		cmocka_unit_test(test_parse_foreign_reply),
 		cmocka_unit_test(test_parse_ack_and_done),
 		cmocka_unit_test(test_parse_dump),
+		cmocka_unit_test(test_parse_bad_error_code),
 		cmocka_unit_test(test_ip4),
 		cmocka_unit_test(test_ip4_rejects),
 	};
