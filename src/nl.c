@@ -116,7 +116,7 @@ static int error_cb(const struct nlmsghdr *nlh, void *data)
 	const struct nlmsgerr *e = mnl_nlmsg_get_payload(nlh);
 	struct talk_ctx *ctx = data;
 	const char *msg = NULL;
-	unsigned int off;
+	size_t off, echo;
 
 	if (nlh->nlmsg_len < mnl_nlmsg_size(sizeof(*e))) {
 		st_error_set(ctx->err, EBADMSG, "netlink: %s: short error message", ctx->what);
@@ -134,11 +134,23 @@ static int error_cb(const struct nlmsghdr *nlh, void *data)
 		return MNL_CB_ERROR;
 	}
 	if (nlh->nlmsg_flags & NLM_F_ACK_TLVS) {
-		/* With CAP_ACK the request is not echoed: TLVs follow the header. */
+		/*
+		 * With CAP_ACK the request is not echoed: TLVs follow the header.
+		 * Otherwise they follow the echo, whose length must lie inside
+		 * this message: an unsigned wrap of the offset would send
+		 * mnl_attr_parse() 4 GiB away.
+		 */
 		off = sizeof(*e);
-		if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
-			off += e->msg.nlmsg_len - sizeof(e->msg);
-		mnl_attr_parse(nlh, off, extack_attr_cb, &msg);
+		echo = e->msg.nlmsg_len;
+		if (!(nlh->nlmsg_flags & NLM_F_CAPPED)) {
+			if (echo < sizeof(e->msg) ||
+			    echo - sizeof(e->msg) > mnl_nlmsg_get_payload_len(nlh) - sizeof(*e))
+				off = 0;
+			else
+				off += echo - sizeof(e->msg);
+		}
+		if (off)
+			mnl_attr_parse(nlh, (unsigned int)off, extack_attr_cb, &msg);
 	}
 	if (msg)
 		st_error_set(ctx->err, -e->error, "netlink: %s: %s", ctx->what, msg);

@@ -311,6 +311,39 @@ static void test_parse_bad_error_code(void **state)
 			 -EBADMSG);
 }
 
+/*
+ * An extended ack whose echoed request claims 0xfffffff8 bytes: the offset
+ * of the TLVs wrapped around 2^32, and mnl_attr_parse() read 4 GiB past the
+ * buffer (ASan: SEGV in mnl_attr_ok from error_cb). Now the TLVs are
+ * ignored and the errno still comes back.
+ */
+static void test_parse_echo_length_wraps(void **state)
+{
+	unsigned char reply[64] = { 0 };
+	struct nlmsghdr *nlh = (struct nlmsghdr *)reply;
+	struct nlmsgerr *e = (struct nlmsgerr *)(reply + sizeof(*nlh));
+	struct nlattr *attr = (struct nlattr *)(e + 1);
+	struct st_error err = { 0 };
+
+	nlh->nlmsg_len = sizeof(*nlh) + sizeof(*e) + 8;
+	nlh->nlmsg_type = NLMSG_ERROR;
+	nlh->nlmsg_flags = NLM_F_ACK_TLVS;
+	nlh->nlmsg_seq = 5;
+	nlh->nlmsg_pid = 99;
+	e->error = -EPERM;
+	e->msg.nlmsg_len = 0xfffffff8;
+	attr->nla_len = 8;
+	attr->nla_type = NLMSGERR_ATTR_MSG;
+	memcpy(attr + 1, "abc", 4);
+	assert_int_equal(st_nl_parse_reply(reply, nlh->nlmsg_len, 5, 99, NULL, NULL, "x", &err),
+			 -EPERM);
+	assert_string_equal(err.msg, "netlink: x");
+	/* An echo shorter than a header is as bogus. */
+	e->msg.nlmsg_len = 4;
+	assert_int_equal(st_nl_parse_reply(reply, nlh->nlmsg_len, 5, 99, NULL, NULL, "x", &err),
+			 -EPERM);
+}
+
 static void test_ip4(void **state)
 {
 	struct st_error err = { 0 };
@@ -359,6 +392,7 @@ int main(void)
 		cmocka_unit_test(test_parse_ack_and_done),
 		cmocka_unit_test(test_parse_dump),
 		cmocka_unit_test(test_parse_bad_error_code),
+		cmocka_unit_test(test_parse_echo_length_wraps),
 		cmocka_unit_test(test_ip4),
 		cmocka_unit_test(test_ip4_rejects),
 	};
