@@ -136,6 +136,50 @@ bench:
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)bash bench/run.sh $(BIN)
 
+# libFuzzer targets (fuzz/fuzz_*.c), one per parser of outside input, built
+# with clang into build-fuzz/: libFuzzer does not mix with gcc's objects, so
+# src/*.c but main.c is compiled again with clang. Each target runs for
+# FUZZ_SECONDS on its seeds (fuzz/corpus/TARGET, read only) plus what it
+# found before (build-fuzz/corpus/TARGET); a crash is saved to
+# build-fuzz/crashes/ and fails the run. Not part of check.
+FUZZ_CC ?= $(firstword $(shell command -v clang-14 clang 2>/dev/null) clang-14)
+FUZZ_SECONDS ?= 60
+FUZZ_BUILD := build-fuzz
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_CFLAGS := -std=c17 -D_GNU_SOURCE -Iinclude -Wall -Wextra -Werror -Wno-unused-parameter \
+	       -O1 -g $(FUZZ_SAN) $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+FUZZ_TARGETS := $(patsubst fuzz/%.c,%,$(wildcard fuzz/fuzz_*.c))
+FUZZ_BINS := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/%)
+FUZZ_OBJS := $(LIB_SRCS:src/%.c=$(FUZZ_BUILD)/obj/%.o)
+
+$(FUZZ_BUILD)/obj/%.o: src/%.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CLANG   $<")
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
+
+$(FUZZ_BUILD)/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz.h $(FUZZ_OBJS)
+	@$(if $(Q),echo "  CLANG   $<")
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJS) $(ST_LIBS)
+
+.PHONY: fuzz fuzz-bins
+.SECONDARY: $(FUZZ_OBJS)
+fuzz-bins: $(FUZZ_BINS)
+fuzz:
+	$(Q)sh .ci/install-deps fuzz
+	$(Q)$(MAKE) --no-print-directory fuzz-bins
+	$(Q)rm -f $(FUZZ_BUILD)/summary
+	$(Q)failed=0; for t in $(FUZZ_TARGETS); do \
+		mkdir -p $(FUZZ_BUILD)/corpus/$$t $(FUZZ_BUILD)/crashes; \
+		dict=; [ -f fuzz/$$t.dict ] && dict=-dict=fuzz/$$t.dict; \
+		echo "  FUZZ    $$t ($(FUZZ_SECONDS) s)"; \
+		if $(FUZZ_BUILD)/$$t -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 $$dict \
+			-artifact_prefix=$(FUZZ_BUILD)/crashes/$$t- \
+			$(FUZZ_BUILD)/corpus/$$t fuzz/corpus/$$t >$(FUZZ_BUILD)/$$t.log 2>&1; then r=ok; \
+		else r=CRASH; failed=$$((failed + 1)); tail -n 40 $(FUZZ_BUILD)/$$t.log; fi; \
+		execs=$$(sed -n 's/^stat::number_of_executed_units: *//p' $(FUZZ_BUILD)/$$t.log); \
+		echo "$$t $(FUZZ_SECONDS)s $${execs:-?} execs $$r" | tee -a $(FUZZ_BUILD)/summary; \
+	done; [ $$failed -eq 0 ]
+
 # No setuid bit, ever: sandboxtime needs no privilege it does not already have.
 install: $(BIN)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
@@ -148,4 +192,4 @@ uninstall:
 clean:
 	rm -rf $(BUILD)
 
--include $(LIB_OBJS:.o=.d) $(BUILD)/obj/main.d
+-include $(LIB_OBJS:.o=.d) $(BUILD)/obj/main.d $(FUZZ_OBJS:.o=.d)
