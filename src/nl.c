@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <arpa/inet.h>
 #include <libmnl/libmnl.h>
+#include <limits.h>
 #include <linux/if.h>
 #include <linux/if_addr.h>
 #include <linux/if_link.h>
@@ -177,6 +178,32 @@ static int data_cb(const struct nlmsghdr *nlh, void *data)
 	return ctx->cb(nlh, ctx->data);
 }
 
+/*
+ * Whether every message of @buf lies inside it. libmnl's mnl_nlmsg_ok()
+ * compares (int)nlmsg_len with the bytes left: a length of 2 GiB or more is
+ * negative there, passes, and mnl_nlmsg_next() then jumps that far.
+ */
+static int reply_framed(const void *buf, size_t len)
+{
+	const unsigned char *p = buf;
+
+	if (len > INT_MAX)
+		return 0;
+	while (len >= sizeof(struct nlmsghdr)) {
+		const struct nlmsghdr *nlh = (const struct nlmsghdr *)p;
+		size_t n = nlh->nlmsg_len;
+
+		if (n < sizeof(*nlh) || n > len)
+			return 0;
+		n = MNL_ALIGN(n);
+		if (n >= len)
+			break;
+		p += n;
+		len -= n;
+	}
+	return 1;
+}
+
 int st_nl_parse_reply(const void *buf, size_t len, uint32_t seq, uint32_t portid, st_nl_cb cb,
 		      void *data, const char *what, struct st_error *err)
 {
@@ -190,6 +217,8 @@ int st_nl_parse_reply(const void *buf, size_t len, uint32_t seq, uint32_t portid
 	struct talk_ctx ctx = { .what = what, .err = err, .cb = cb, .data = data };
 	int ret;
 
+	if (!reply_framed(buf, len))
+		return st_error_set(err, EBADMSG, "netlink: %s: bad reply (a message overruns it)", what);
 	errno = 0;
 	ret = mnl_cb_run2(buf, len, seq, portid, cb ? data_cb : NULL, &ctx, ctl, ARRAY_SIZE(ctl));
 	if (ret == MNL_CB_OK)
