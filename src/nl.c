@@ -179,9 +179,11 @@ static int data_cb(const struct nlmsghdr *nlh, void *data)
 }
 
 /*
- * Whether every message of @buf lies inside it. libmnl's mnl_nlmsg_ok()
- * compares (int)nlmsg_len with the bytes left: a length of 2 GiB or more is
- * negative there, passes, and mnl_nlmsg_next() then jumps that far.
+ * Whether every message of @buf, padded to 4 bytes, lies inside it. libmnl's
+ * mnl_nlmsg_ok() compares (int)nlmsg_len with the bytes left: a length of
+ * 2 GiB or more is negative there, passes, and mnl_nlmsg_next() then jumps
+ * that far. And its attribute walk ends at the padded end of a message: the
+ * kernel always sends the padding, so a reply without it is not the kernel's.
  */
 static int reply_framed(const void *buf, size_t len)
 {
@@ -193,10 +195,10 @@ static int reply_framed(const void *buf, size_t len)
 		const struct nlmsghdr *nlh = (const struct nlmsghdr *)p;
 		size_t n = nlh->nlmsg_len;
 
-		if (n < sizeof(*nlh) || n > len)
+		if (n < sizeof(*nlh) || n > len || MNL_ALIGN(n) > len)
 			return 0;
 		n = MNL_ALIGN(n);
-		if (n >= len)
+		if (n == len)
 			break;
 		p += n;
 		len -= n;
