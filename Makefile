@@ -7,8 +7,17 @@ PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
 DESTDIR ?=
-BUILD ?= build
 WERROR ?= 1
+, := ,
+# SANITIZE=address,undefined builds everything with those sanitizers, into a
+# build directory of its own (build-asan for address,undefined), so that its
+# objects never mix with the normal build's.
+san_build = $(if $(filter address$(,)undefined,$(1)),build-asan,build-san-$(subst $(,),-,$(1)))
+ifneq ($(SANITIZE),)
+BUILD ?= $(call san_build,$(SANITIZE))
+else
+BUILD ?= build
+endif
 
 PKGS := libmnl libcap libseccomp jansson
 CC ?= gcc
@@ -20,14 +29,25 @@ WFLAGS := -Wall -Wextra -Wstrict-prototypes -Wmissing-prototypes -Wmissing-decla
 ifeq ($(WERROR),1)
 WFLAGS += -Werror
 endif
-# SANITIZE=address,undefined builds everything with those sanitizers.
+# Every sanitizer finding aborts the run (-fno-sanitize-recover): a UBSan
+# report that lets the program go on would not fail a test.
 ifneq ($(SANITIZE),)
-CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer
+CFLAGS += -fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-pointer
 LDFLAGS += -fsanitize=$(SANITIZE)
 endif
 ST_CFLAGS := -std=c17 -D_GNU_SOURCE -Iinclude $(WFLAGS) -MMD -MP \
 	     $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 ST_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
+
+# The flags a build directory holds objects of: every object depends on this
+# file, rewritten only when the flags change, so new flags rebuild everything
+# instead of mixing objects; tests/run.sh reads SANITIZE= from it.
+FLAGS_FILE := $(BUILD)/build-flags
+FLAGS_NOW := CC=$(CC) CFLAGS=$(CFLAGS) LDFLAGS=$(LDFLAGS) SANITIZE=$(SANITIZE)
+ifeq ($(filter clean,$(MAKECMDGOALS)),)
+$(shell mkdir -p $(BUILD) && { [ "$$(cat $(FLAGS_FILE) 2>/dev/null)" = '$(FLAGS_NOW)' ] || \
+	printf '%s\n' '$(FLAGS_NOW)' >$(FLAGS_FILE); })
+endif
 
 ifeq ($(V),1)
 Q :=
@@ -46,7 +66,7 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 .PHONY: all deps demo check unit integration install uninstall clean bench
 all: $(BIN)
 
-$(BUILD)/obj/%.o: src/%.c
+$(BUILD)/obj/%.o: src/%.c $(FLAGS_FILE)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(ST_CFLAGS) $(CFLAGS) -c -o $@ $<
@@ -57,17 +77,16 @@ $(LIB): $(LIB_OBJS)
 
 $(BIN): $(BUILD)/obj/main.o $(LIB)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(ST_LIBS)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(BUILD)/obj/main.o $(LIB) $(ST_LIBS)
 
 # Unit tests may wrap syscalls with -Wl,--wrap=NAME: a test file lists the
 # names it wraps in a line "// WRAP: name name".
-$(BUILD)/tests/%: tests/unit/%.c $(LIB)
+$(BUILD)/tests/%: tests/unit/%.c $(LIB) $(FLAGS_FILE)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(ST_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< \
 		$(patsubst %,-Wl$(,)--wrap=%,$(shell sed -n 's|^// WRAP: ||p' $<)) \
 		$(LIB) $(ST_LIBS) $(shell pkg-config --libs cmocka 2>/dev/null)
-, := ,
 
 # Installs the Debian packages a target needs, then builds (fresh machines).
 deps:
@@ -78,18 +97,88 @@ demo:
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)sh tests/demo.sh $(BIN)
 
+# `make check` runs the whole suite on the normal build and then again on a
+# build with CHECK_SANITIZE (ASan+UBSan, LeakSanitizer on; empty: skip it),
+# with one summary line over both. `make check SANITIZE=...` runs the suite
+# on that sanitized build alone.
+CHECK_SANITIZE ?= address,undefined
 check:
 	$(Q)sh .ci/install-deps test
 	$(Q)$(MAKE) --no-print-directory all unit-bins
+ifeq ($(SANITIZE)-$(if $(CHECK_SANITIZE),y),-y)
+	$(Q)$(MAKE) --no-print-directory BUILD=$(call san_build,$(CHECK_SANITIZE)) \
+		SANITIZE=$(CHECK_SANITIZE) all unit-bins
+	$(Q)bash tests/run.sh $(BUILD) $(call san_build,$(CHECK_SANITIZE))
+else
 	$(Q)bash tests/run.sh $(BUILD)
+endif
 
 .PHONY: unit-bins
 unit-bins: $(UNIT_BINS)
+
+# Every unit test under valgrind (build/ only: valgrind cannot run ASan
+# binaries); a definite leak or any memory error fails it. Not part of check.
+VALGRIND := valgrind -q --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=1
+.PHONY: valgrind
+valgrind:
+	$(Q)sh .ci/install-deps valgrind
+	$(Q)$(MAKE) --no-print-directory unit-bins
+	$(Q)failed=0; for t in $(UNIT_BINS); do \
+		if CMOCKA_MESSAGE_OUTPUT=TAP $(VALGRIND) $$t >$$t.valgrind 2>&1; then \
+			echo "valgrind ok     $$t"; \
+		else \
+			echo "valgrind FAILED $$t:"; sed 's/^/  /' $$t.valgrind; failed=$$((failed + 1)); \
+		fi; \
+	done; echo "valgrind: $(words $(UNIT_BINS)) unit test binaries, $$failed failed"; [ $$failed -eq 0 ]
 
 bench:
 	$(Q)sh .ci/install-deps bench
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)bash bench/run.sh $(BIN)
+
+# libFuzzer targets (fuzz/fuzz_*.c), one per parser of outside input, built
+# with clang into build-fuzz/: libFuzzer does not mix with gcc's objects, so
+# src/*.c but main.c is compiled again with clang. Each target runs for
+# FUZZ_SECONDS on its seeds (fuzz/corpus/TARGET, read only) plus what it
+# found before (build-fuzz/corpus/TARGET); a crash is saved to
+# build-fuzz/crashes/ and fails the run. Not part of check.
+FUZZ_CC ?= $(firstword $(shell command -v clang-14 clang 2>/dev/null) clang-14)
+FUZZ_SECONDS ?= 60
+FUZZ_BUILD := build-fuzz
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_CFLAGS := -std=c17 -D_GNU_SOURCE -Iinclude -Wall -Wextra -Werror -Wno-unused-parameter \
+	       -O1 -g $(FUZZ_SAN) $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+FUZZ_TARGETS := $(patsubst fuzz/%.c,%,$(wildcard fuzz/fuzz_*.c))
+FUZZ_BINS := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/%)
+FUZZ_OBJS := $(LIB_SRCS:src/%.c=$(FUZZ_BUILD)/obj/%.o)
+
+$(FUZZ_BUILD)/obj/%.o: src/%.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CLANG   $<")
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
+
+$(FUZZ_BUILD)/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz.h $(FUZZ_OBJS)
+	@$(if $(Q),echo "  CLANG   $<")
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJS) $(ST_LIBS)
+
+.PHONY: fuzz fuzz-bins
+.SECONDARY: $(FUZZ_OBJS)
+fuzz-bins: $(FUZZ_BINS)
+fuzz:
+	$(Q)sh .ci/install-deps fuzz
+	$(Q)$(MAKE) --no-print-directory fuzz-bins
+	$(Q)rm -f $(FUZZ_BUILD)/summary
+	$(Q)failed=0; for t in $(FUZZ_TARGETS); do \
+		mkdir -p $(FUZZ_BUILD)/corpus/$$t $(FUZZ_BUILD)/crashes; \
+		dict=; [ -f fuzz/$$t.dict ] && dict=-dict=fuzz/$$t.dict; \
+		echo "  FUZZ    $$t ($(FUZZ_SECONDS) s)"; \
+		if $(FUZZ_BUILD)/$$t -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 $$dict \
+			-artifact_prefix=$(FUZZ_BUILD)/crashes/$$t- \
+			$(FUZZ_BUILD)/corpus/$$t fuzz/corpus/$$t >$(FUZZ_BUILD)/$$t.log 2>&1; then r=ok; \
+		else r=CRASH; failed=$$((failed + 1)); tail -n 40 $(FUZZ_BUILD)/$$t.log; fi; \
+		execs=$$(sed -n 's/^stat::number_of_executed_units: *//p' $(FUZZ_BUILD)/$$t.log); \
+		echo "$$t $(FUZZ_SECONDS)s $${execs:-?} execs $$r" | tee -a $(FUZZ_BUILD)/summary; \
+	done; [ $$failed -eq 0 ]
 
 # No setuid bit, ever: sandboxtime needs no privilege it does not already have.
 install: $(BIN)
@@ -103,4 +192,4 @@ uninstall:
 clean:
 	rm -rf $(BUILD)
 
--include $(LIB_OBJS:.o=.d) $(BUILD)/obj/main.d
+-include $(LIB_OBJS:.o=.d) $(BUILD)/obj/main.d $(FUZZ_OBJS:.o=.d)

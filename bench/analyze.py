@@ -83,6 +83,11 @@ def fmt(x, nd=1):
 # Network steps: sandboxtime's netlink steps against ip(8) (bench/net_steps.sh)
 NET_BEGIN = "<!-- BEGIN net-steps: written by bench/analyze.py; `BENCH_ONLY=net bash bench/run.sh BIN` rewrites only this block -->"
 NET_END = "<!-- END net-steps -->"
+# The reliability section (sanitizers, valgrind, fuzzing) is written by hand
+# from `make check`, `make valgrind` and `make fuzz`, not by a benchmark: a
+# run of this script keeps it as it is, after the network block.
+REL_BEGIN = "<!-- BEGIN reliability: written by hand from make check/valgrind/fuzz; bench/analyze.py keeps this block as it is -->"
+REL_END = "<!-- END reliability -->"
 NET_TARGET_NAME = "network steps"
 NET_TARGET_PREFIX = "| " + NET_TARGET_NAME
 TARGET_NET_RATIO = 10.0
@@ -434,6 +439,17 @@ def old_net_block(text):
         return None, None
     row = next((l for l in lines if l.startswith(NET_TARGET_PREFIX)), None)
     return lines[b:e + 1], row
+
+
+def old_rel_block(text):
+    """The reliability block (lines, markers included) of an existing BENCHMARKS.md, if any."""
+    lines = text.split("\n")
+    key = REL_BEGIN.split(":")[0]
+    b = next((i for i, l in enumerate(lines) if l.startswith(key)), None)
+    e = next((i for i, l in enumerate(lines) if l == REL_END and b is not None and i > b), None)
+    if b is None or e is None:
+        return None
+    return lines[b:e + 1]
 
 
 def splice_net(text, block, row):
@@ -1208,6 +1224,13 @@ elif os.path.exists(OUT):
     net_block, net_target = old_net_block(open(OUT).read())
 if net_block:
     md.extend(net_block)
+    w()
+
+# ---------------------------------------------------------------------------
+# Reliability: kept from OUT as it is (written by hand, see REL_BEGIN)
+rel_block = old_rel_block(open(OUT).read()) if os.path.exists(OUT) else None
+if rel_block:
+    md.extend(rel_block)
     w()
 
 # ---------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <arpa/inet.h>
 #include <libmnl/libmnl.h>
+#include <limits.h>
 #include <linux/if.h>
 #include <linux/if_addr.h>
 #include <linux/if_link.h>
@@ -117,7 +118,7 @@ static int error_cb(const struct nlmsghdr *nlh, void *data)
 	const struct nlmsgerr *e = mnl_nlmsg_get_payload(nlh);
 	struct talk_ctx *ctx = data;
 	const char *msg = NULL;
-	unsigned int off;
+	size_t off, echo;
 
 	if (nlh->nlmsg_len < mnl_nlmsg_size(sizeof(*e))) {
 		st_error_set(ctx->err, EBADMSG, "netlink: %s: short error message", ctx->what);
@@ -125,12 +126,33 @@ static int error_cb(const struct nlmsghdr *nlh, void *data)
 	}
 	if (e->error == 0)
 		return MNL_CB_STOP;
+	/*
+	 * The kernel sends -errno, within -MAX_ERRNO (4095)..-1. Anything else
+	 * would come back from here as a positive "success" (or, for INT_MIN,
+	 * overflow when negated).
+	 */
+	if (e->error > 0 || e->error < -4095) {
+		st_error_set(ctx->err, EBADMSG, "netlink: %s: bad error code %d", ctx->what, e->error);
+		return MNL_CB_ERROR;
+	}
 	if (nlh->nlmsg_flags & NLM_F_ACK_TLVS) {
-		/* With CAP_ACK the request is not echoed: TLVs follow the header. */
+		/*
+		 * With CAP_ACK the request is not echoed: TLVs follow the header.
+		 * Otherwise they follow the echo, whose length must lie inside
+		 * this message: an unsigned wrap of the offset would send
+		 * mnl_attr_parse() 4 GiB away.
+		 */
 		off = sizeof(*e);
-		if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
-			off += e->msg.nlmsg_len - sizeof(e->msg);
-		mnl_attr_parse(nlh, off, extack_attr_cb, &msg);
+		echo = e->msg.nlmsg_len;
+		if (!(nlh->nlmsg_flags & NLM_F_CAPPED)) {
+			if (echo < sizeof(e->msg) ||
+			    echo - sizeof(e->msg) > mnl_nlmsg_get_payload_len(nlh) - sizeof(*e))
+				off = 0;
+			else
+				off += echo - sizeof(e->msg);
+		}
+		if (off)
+			mnl_attr_parse(nlh, (unsigned int)off, extack_attr_cb, &msg);
 	}
 	if (msg)
 		st_error_set(ctx->err, -e->error, "netlink: %s: %s", ctx->what, msg);
@@ -157,6 +179,34 @@ static int data_cb(const struct nlmsghdr *nlh, void *data)
 	return ctx->cb(nlh, ctx->data);
 }
 
+/*
+ * Whether every message of @buf, padded to 4 bytes, lies inside it. libmnl's
+ * mnl_nlmsg_ok() compares (int)nlmsg_len with the bytes left: a length of
+ * 2 GiB or more is negative there, passes, and mnl_nlmsg_next() then jumps
+ * that far. And its attribute walk ends at the padded end of a message: the
+ * kernel always sends the padding, so a reply without it is not the kernel's.
+ */
+static int reply_framed(const void *buf, size_t len)
+{
+	const unsigned char *p = buf;
+
+	if (len > INT_MAX)
+		return 0;
+	while (len >= sizeof(struct nlmsghdr)) {
+		const struct nlmsghdr *nlh = (const struct nlmsghdr *)p;
+		size_t n = nlh->nlmsg_len;
+
+		if (n < sizeof(*nlh) || n > len || MNL_ALIGN(n) > len)
+			return 0;
+		n = MNL_ALIGN(n);
+		if (n == len)
+			break;
+		p += n;
+		len -= n;
+	}
+	return 1;
+}
+
 int st_nl_parse_reply(const void *buf, size_t len, uint32_t seq, uint32_t portid, st_nl_cb cb,
 		      void *data, const char *what, struct st_error *err)
 {
@@ -170,6 +220,8 @@ int st_nl_parse_reply(const void *buf, size_t len, uint32_t seq, uint32_t portid
 	struct talk_ctx ctx = { .what = what, .err = err, .cb = cb, .data = data };
 	int ret;
 
+	if (!reply_framed(buf, len))
+		return st_error_set(err, EBADMSG, "netlink: %s: bad reply (a message overruns it)", what);
 	errno = 0;
 	ret = mnl_cb_run2(buf, len, seq, portid, cb ? data_cb : NULL, &ctx, ctl, ARRAY_SIZE(ctl));
 	if (ret == MNL_CB_OK)

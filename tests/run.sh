@@ -1,21 +1,42 @@
 #!/usr/bin/env bash
-# Runs every suite and prints one summary line: "N passed, N failed, N skipped".
-# Each suite speaks TAP: the cmocka units (CMOCKA_MESSAGE_OUTPUT=TAP) and the
-# bash integration scripts (tests/lib.sh). A suite that dies, or whose count
-# does not match its plan, counts as a failure, so a crash cannot pass.
+# Usage: tests/run.sh [BUILD[:unit]]...  (default: build)
+# Runs every suite against each build directory (":unit": its unit tests
+# only) and prints ONE summary line over all of them: "N passed, N failed,
+# N skipped". Each suite speaks TAP: the cmocka units
+# (CMOCKA_MESSAGE_OUTPUT=TAP) and the bash integration scripts (tests/lib.sh).
+# A suite that dies, or whose count does not match its plan, counts as a
+# failure, so a crash cannot pass.
+#
+# A build made with SANITIZE= (its build-flags file says so) runs with the
+# sanitizers set to stop at the first report, with exit status 86, and to
+# write every report to a log directory as well: a report from any process,
+# even a child whose status no test looks at, fails its suite.
 set -u
-build=${1:-build}
+[ $# -gt 0 ] || set -- build
 top=$(cd "$(dirname "$0")/.." && pwd)
-bin="$top/$build/sandboxtime"
 passed=0 failed=0 skipped=0
 failures=()
+label=
+san_logs=
 
 run_suite() {
 	local name=$1; shift
 	local out rc plan ok notok skip nskip
+	local report san=0
+	name=$label$name
+	[ -z "$san_logs" ] || rm -f "$san_logs"/*
 	out=$("$@" 2>&1)
 	rc=$?
 	printf '%s\n' "$out" | sed "s|^|[$name] |"
+	if [ -n "$san_logs" ] && [ -n "$(ls -A "$san_logs")" ]; then
+		for report in "$san_logs"/*; do
+			sed "s|^|[$name] $(basename "$report"): |" "$report"
+		done
+		failed=$((failed + 1))
+		failures+=("$name: sanitizer report (above)")
+		rm -f "$san_logs"/*
+		san=1
+	fi
 	plan=$(printf '%s\n' "$out" | sed -n 's/^1\.\.\([0-9][0-9]*\).*/\1/p' | head -n1)
 	ok=$(printf '%s\n' "$out" | grep -cE '^ok [0-9]+' )
 	skip=$(printf '%s\n' "$out" | grep -cE '^ok [0-9]+.*# ?(SKIP|skip)')
@@ -33,19 +54,45 @@ run_suite() {
 	if [ -n "$plan" ] && [ $((ok + notok)) -ne "$plan" ]; then
 		failed=$((failed + 1))
 		failures+=("$name: planned $plan tests, ran $((ok + notok)) (exit $rc)")
-	elif [ "$rc" -ne 0 ] && [ "$notok" -eq 0 ]; then
+	elif [ "$rc" -ne 0 ] && [ "$notok" -eq 0 ] && [ "$san" -eq 0 ]; then
 		failed=$((failed + 1))
 		failures+=("$name: exited $rc without a failed test")
 	fi
 }
 
-for t in "$top/$build"/tests/test_*; do
-	[ -x "$t" ] || continue
-	run_suite "unit/$(basename "$t")" env CMOCKA_MESSAGE_OUTPUT=TAP "$t"
-done
-for t in "$top"/tests/integration/*.sh; do
-	[ -f "$t" ] || continue
-	run_suite "integration/$(basename "$t" .sh)" bash "$t" "$bin"
+# sanitize_env BUILD: exports the sanitizer options when BUILD was sanitized.
+sanitize_env() {
+	local sanitize
+	sanitize=$(sed -n 's/.*SANITIZE=\([^ ]*\).*/\1/p' "$top/$1/build-flags" 2>/dev/null)
+	unset ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS
+	san_logs=
+	[ -n "$sanitize" ] || return 0
+	# Integration tests run the binary as nobody: the log directory must be
+	# writable by it (sticky, like /tmp).
+	san_logs=$(mktemp -d /tmp/sandboxtime-san.XXXXXX) || exit 1
+	chmod 1777 "$san_logs"
+	local common="halt_on_error=1:abort_on_error=0:exitcode=86:log_path=$san_logs/report"
+	export ASAN_OPTIONS="$common:detect_leaks=1:detect_stack_use_after_return=1:strict_string_checks=1:check_initialization_order=1"
+	export UBSAN_OPTIONS="$common:print_stacktrace=1"
+	export LSAN_OPTIONS="exitcode=86"
+}
+
+# label: the build directory in front of each suite name, once there are several.
+for arg in "$@"; do
+	build=${arg%:unit}
+	[ $# -gt 1 ] && label="$build/"
+	sanitize_env "$build"
+	for t in "$top/$build"/tests/test_*; do
+		[ -x "$t" ] || continue
+		run_suite "unit/$(basename "$t")" env CMOCKA_MESSAGE_OUTPUT=TAP "$t"
+	done
+	if [ "$arg" = "$build" ]; then
+		for t in "$top"/tests/integration/*.sh; do
+			[ -f "$t" ] || continue
+			run_suite "integration/$(basename "$t" .sh)" bash "$t" "$top/$build/sandboxtime"
+		done
+	fi
+	[ -z "$san_logs" ] || rm -rf "$san_logs"
 done
 
 echo

@@ -12,7 +12,9 @@
  * clone3() with fork semantics (no new stack): returns the child's pid in the
  * parent and 0 in the child. clone3 is used for every layer alike, because
  * clone() cannot express CLONE_NEWTIME (0x80 is its exit-signal byte), and a
- * uniform call keeps the per-layer increments comparable.
+ * uniform call keeps the per-layer increments comparable. Where clone3 is
+ * missing (ENOSYS: before Linux 5.3, some seccomp profiles, valgrind) every
+ * call falls back to clone() alike, and CLONE_NEWTIME fails with ENOSYS.
  *
  * The child must only _exit() or exec: glibc's fork handlers did not run.
  */

@@ -283,6 +283,113 @@ static void test_parse_dump(void **state)
 	assert_int_equal(seen, 2);
 }
 
+/*
+ * Found by fuzz_nl_reply: an NLMSG_ERROR whose code is not a -errno (here
+ * 0x005b0000, positive) came back from st_nl_parse_reply() as a positive
+ * value, which callers take for success. The input, after seq 5 and port 99:
+ */
+static const unsigned char fuzz_positive_error[] = {
+	0x24, 0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0x01, 0x05, 0x00, 0x00, 0x00,
+	0x63, 0x00, 0x00, 0x00, 0x00, 0x00, 0x5b, 0x00, 0x10, 0x00, 0x00, 0x00,
+	0x05, 0x10, 0x00, 0x00, 0x05, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+};
+
+static void test_parse_bad_error_code(void **state)
+{
+	unsigned char reply[sizeof(fuzz_positive_error)];
+	struct st_error err = { 0 };
+	int32_t code = INT32_MIN;
+
+	memcpy(reply, fuzz_positive_error, sizeof(reply));
+	assert_int_equal(st_nl_parse_reply(reply, sizeof(reply), 5, 99, NULL, NULL, "x", &err),
+			 -EBADMSG);
+	assert_non_null(strstr(err.msg, "bad error code"));
+	/* INT_MIN cannot even be negated. */
+	memcpy(reply + 16, &code, sizeof(code));
+	st_error_clear(&err);
+	assert_int_equal(st_nl_parse_reply(reply, sizeof(reply), 5, 99, NULL, NULL, "x", &err),
+			 -EBADMSG);
+}
+
+/*
+ * An extended ack whose echoed request claims 0xfffffff8 bytes: the offset
+ * of the TLVs wrapped around 2^32, and mnl_attr_parse() read 4 GiB past the
+ * buffer (ASan: SEGV in mnl_attr_ok from error_cb). Now the TLVs are
+ * ignored and the errno still comes back.
+ */
+static void test_parse_echo_length_wraps(void **state)
+{
+	unsigned char reply[64] = { 0 };
+	struct nlmsghdr *nlh = (struct nlmsghdr *)reply;
+	struct nlmsgerr *e = (struct nlmsgerr *)(reply + sizeof(*nlh));
+	struct nlattr *attr = (struct nlattr *)(e + 1);
+	struct st_error err = { 0 };
+
+	nlh->nlmsg_len = sizeof(*nlh) + sizeof(*e) + 8;
+	nlh->nlmsg_type = NLMSG_ERROR;
+	nlh->nlmsg_flags = NLM_F_ACK_TLVS;
+	nlh->nlmsg_seq = 5;
+	nlh->nlmsg_pid = 99;
+	e->error = -EPERM;
+	e->msg.nlmsg_len = 0xfffffff8;
+	attr->nla_len = 8;
+	attr->nla_type = NLMSGERR_ATTR_MSG;
+	memcpy(attr + 1, "abc", 4);
+	assert_int_equal(st_nl_parse_reply(reply, nlh->nlmsg_len, 5, 99, NULL, NULL, "x", &err),
+			 -EPERM);
+	assert_string_equal(err.msg, "netlink: x");
+	/* An echo shorter than a header is as bogus. */
+	e->msg.nlmsg_len = 4;
+	assert_int_equal(st_nl_parse_reply(reply, nlh->nlmsg_len, 5, 99, NULL, NULL, "x", &err),
+			 -EPERM);
+}
+
+/*
+ * Found by fuzz_nl_reply: a message claiming 0xed96be01 bytes. libmnl's
+ * mnl_nlmsg_ok() reads that as a negative int, lets it pass, and
+ * mnl_nlmsg_next() jumped 3.7 GiB (ASan: SEGV in mnl_nlmsg_ok from
+ * mnl_cb_run2). The crashing input, after seq 7 and port 27241:
+ */
+static const unsigned char fuzz_huge_len[] = {
+	0x01, 0xbe, 0x96, 0xed, 0xfd, 0x7f, 0x00, 0x00, 0x07, 0x00, 0x00, 0x00,
+	0x69, 0x6a, 0x00, 0x00, 0xde, 0xff, 0xff, 0xff, 0x6c, 0x00, 0x00, 0x00,
+	0x10, 0x00, 0x05, 0x06, 0x07, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x27, 0x00, 0x01, 0x00, 0x41, 0x74, 0x74, 0x72, 0x69, 0x62, 0x75, 0x74,
+	0x65, 0x20, 0x66, 0x61, 0x69, 0x6c, 0x65, 0x10, 0x20, 0x70, 0x6f, 0x6c,
+	0x69, 0x03, 0x07, 0x00, 0x00, 0x00, 0x69, 0x6a, 0x00, 0x00, 0xde, 0x69,
+	0x6f, 0x6e, 0x00, 0x00, 0x08, 0x00, 0x02, 0x00, 0x20, 0x00, 0x00, 0x00,
+	0x14, 0x00, 0x04, 0x80, 0x08, 0x00, 0x07, 0x00, 0x0f, 0x00, 0x00, 0x00,
+	0x08, 0x00, 0x01, 0x00, 0x0b, 0x00, 0x00, 0x00,
+};
+
+static void test_parse_overrunning_message(void **state)
+{
+	unsigned char reply[sizeof(fuzz_huge_len)];
+	struct st_error err = { 0 };
+	uint32_t len = sizeof(reply) + 4;
+
+	memcpy(reply, fuzz_huge_len, sizeof(reply));
+	assert_int_equal(st_nl_parse_reply(reply, sizeof(reply), 7, 27241, NULL, NULL, "x", &err),
+			 -EBADMSG);
+	assert_non_null(strstr(err.msg, "bad reply"));
+	/*
+	 * Found by fuzz_nl_reply next: a last message of 54 bytes in a 54-byte
+	 * buffer; libmnl walks its attributes to the padded end, 56 (ASan:
+	 * heap-buffer-overflow, 2 bytes past). The kernel always pads.
+	 */
+	len = sizeof(reply) - 2;
+	memcpy(reply, &len, sizeof(len));
+	st_error_clear(&err);
+	assert_int_equal(st_nl_parse_reply(reply, sizeof(reply) - 2, 7, 27241, NULL, NULL, "x",
+					   &err), -EBADMSG);
+	/* Just past the end is as bad as 3.7 GiB past it. */
+	len = sizeof(reply) + 4;
+	memcpy(reply, &len, sizeof(len));
+	st_error_clear(&err);
+	assert_int_equal(st_nl_parse_reply(reply, sizeof(reply), 7, 27241, NULL, NULL, "x", &err),
+			 -EBADMSG);
+}
+
 static void test_ip4(void **state)
 {
 	struct st_error err = { 0 };
@@ -330,6 +437,9 @@ int main(void)
 		cmocka_unit_test(test_parse_foreign_reply),
 		cmocka_unit_test(test_parse_ack_and_done),
 		cmocka_unit_test(test_parse_dump),
+		cmocka_unit_test(test_parse_bad_error_code),
+		cmocka_unit_test(test_parse_echo_length_wraps),
+		cmocka_unit_test(test_parse_overrunning_message),
 		cmocka_unit_test(test_ip4),
 		cmocka_unit_test(test_ip4_rejects),
 	};
