@@ -6,7 +6,7 @@
 # exits 125 before anything is made. Short runs: --duration=0.3 --repeat=1.
 source "$(dirname "$0")/../lib.sh" "$1"
 
-plan 22
+plan 17
 
 NB_FAST=(netbench --duration=0.3 --repeat=1)
 
