@@ -6,6 +6,7 @@
 
 #include "sandboxtime/cli.h"
 #include "sandboxtime/layer.h"
+#include "sandboxtime/netbench.h"
 #include "sandboxtime/ns_uts.h"
 #include "sandboxtime/util.h"
 
@@ -29,6 +30,11 @@ enum {
 	OPT_MTU,
 	OPT_DRY_RUN,
 	OPT_ALL,
+	OPT_PATHS,
+	OPT_DURATION,
+	OPT_SIZE,
+	OPT_RR,
+	OPT_NO_RR,
 };
 
 static const struct option long_options[] = {
@@ -52,13 +58,18 @@ static const struct option long_options[] = {
 	{ "mtu", required_argument, NULL, OPT_MTU },
 	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
 	{ "all", no_argument, NULL, OPT_ALL },
+	{ "paths", required_argument, NULL, OPT_PATHS },
+	{ "duration", required_argument, NULL, OPT_DURATION },
+	{ "size", required_argument, NULL, OPT_SIZE },
+	{ "rr", no_argument, NULL, OPT_RR },
+	{ "no-rr", no_argument, NULL, OPT_NO_RR },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
 };
 
 /* Subcommands of DESIGN.md that this version does not have yet. */
-static const char *const later_commands[] = { "netbench", "bench" };
+static const char *const later_commands[] = { "bench" };
 
 /* The options that mean something to `orphans`; any other is a usage error. */
 static const int orphans_options[] = { OPT_FORMAT, 'J', 'o', 'q', OPT_ALL, 'h', 'V' };
@@ -70,6 +81,7 @@ void st_cli_usage(FILE *out)
 	      " sandboxtime layers [OPTIONS]            only measure the layers (no workload)\n"
 	      " sandboxtime cleanup [--dry-run]         delete stv<pid>/stbr<pid> links of a killed sandboxtime\n"
 	      " sandboxtime orphans [OPTIONS]           find network namespaces no process lives in any more\n"
+	      " sandboxtime netbench [OPTIONS]          TCP throughput and latency: loopback vs veth vs bridge\n"
 	      " sandboxtime --help | --version\n"
 	      "\n"
 	      "Measure what each layer of isolation costs: setup, ready, teardown and the\n"
@@ -88,8 +100,17 @@ void st_cli_usage(FILE *out)
 	      "                          or 10.214.x.2/24 with a bridge)\n"
 	      "     --bridge=NAME      join this existing bridge (root only) instead of a new one\n"
 	      "     --mtu=N            MTU of the veth pair and bridge (68 to 65535)\n"
+	      "     --paths=LIST       netbench: comma list of host,veth,bridge (default: all three)\n"
+	      "     --duration=SECONDS netbench: measured time per run, fractions allowed, at\n"
+	      "                          most 3600 (default: 3)\n"
+	      "     --size=BYTES       netbench: bytes per write of the stream, at most 64 MiB\n"
+	      "                          (default: 131072)\n"
+	      "     --rr               netbench: also measure 1-byte request/response latency\n"
+	      "                          (default)\n"
+	      "     --no-rr            netbench: throughput only\n"
 	      "     --repeat=N         measured repetitions per layer set (default: 20; 0 in a run:\n"
-	      "                          no measuring, only build and run the sandbox)\n"
+	      "                          no measuring, only build and run the sandbox; netbench:\n"
+	      "                          runs per path, 3)\n"
 	      "     --warmup=N         unrecorded repetitions before measuring (default: 3)\n"
 	      "     --deferred-repeat=N\n"
 	      "                        samples of the deferred teardown (default: --repeat, at most 10)\n"
@@ -97,7 +118,7 @@ void st_cli_usage(FILE *out)
 	      "     --alone            also measure each layer alone against the base (rootless:\n"
 	      "                          user plus that layer, against user alone)\n"
 	      "     --cpu=N            pin sandboxtime and its children to CPU N\n"
-	      "     --format=FORMAT    table (default), json or csv; orphans also prometheus\n"
+	      "     --format=FORMAT    table (default), json, csv, or prometheus (orphans, netbench)\n"
 	      " -J, --json             same as --format=json\n"
 	      " -o, --output=FILE      write the report to FILE instead of standard error\n"
 	      " -q, --quiet            no report and no progress (the exit status remains)\n"
@@ -128,6 +149,7 @@ static void set_defaults(struct st_opts *o)
 	o->deferred_repeat = UINT_MAX; /* resolved after parsing */
 	o->cpu = -1;
 	o->format = ST_FORMAT_TABLE;
+	o->rr = -1;
 }
 
 static int parse_count(const char *what, const char *text, uint64_t min, uint64_t max,
@@ -165,6 +187,7 @@ static int parse_option(int c, const char *arg, struct st_opts *o, struct st_err
 	case OPT_NET:
 		return st_ns_net_parse_mode(arg, &o->net, &o->join, err);
 	case OPT_REPEAT:
+		o->repeat_given = 1;
 		return parse_count("--repeat", arg, 0, MAX_REPEAT, &o->repeat, err);
 	case OPT_WARMUP:
 		return parse_count("--warmup", arg, 0, MAX_REPEAT, &o->warmup, err);
@@ -216,6 +239,16 @@ static int parse_option(int c, const char *arg, struct st_opts *o, struct st_err
 	case OPT_ALL:
 		o->all = 1;
 		return 0;
+	case OPT_PATHS:
+		return st_nb_parse_paths(arg, &o->nb_paths, err);
+	case OPT_DURATION:
+		return st_nb_parse_duration(arg, &o->duration_s, err);
+	case OPT_SIZE:
+		return st_parse_uint("--size", arg, 1, ST_NB_MAX_SIZE, &o->size, err);
+	case OPT_RR:
+	case OPT_NO_RR:
+		o->rr = c == OPT_RR;
+		return 0;
 	case 'h':
 		o->command = ST_CMD_HELP;
 		return 0;
@@ -236,7 +269,7 @@ static int check_net_options(const struct st_opts *o, struct st_error *err)
 				      st_net_mode_names[o->net]);
 	if (o->addr && !wired)
 		return st_error_usage(err, "--addr needs --net=veth or --net=bridge");
-	if (o->mtu && !wired)
+	if (o->mtu && !wired && o->command != ST_CMD_NETBENCH)
 		return st_error_usage(err, "--mtu needs --net=veth or --net=bridge");
 	if (o->bridge && o->net != ST_NET_BRIDGE)
 		return st_error_usage(err, "--bridge needs --net=bridge");
@@ -258,8 +291,8 @@ static int parse_command(int argc, char **argv, struct st_opts *o, int *first,
 	*first = 1;
 	if (argc < 2 || argv[1][0] == '-')
 		return 0;
-	if (strcmp(argv[1], "orphans") == 0) {
-		o->command = ST_CMD_ORPHANS;
+	if (strcmp(argv[1], "orphans") == 0 || strcmp(argv[1], "netbench") == 0) {
+		o->command = argv[1][0] == 'o' ? ST_CMD_ORPHANS : ST_CMD_NETBENCH;
 		*first = 2;
 		return 0;
 	}
@@ -276,6 +309,49 @@ static int parse_command(int argc, char **argv, struct st_opts *o, int *first,
 }
 
 /*
+ * netbench measures paths it makes itself: the options that shape a sandbox
+ * do not apply. Fills in its defaults (DESIGN.md).
+ */
+static int check_netbench(int argc, char **argv, int ind, struct st_opts *o, struct st_error *err)
+{
+	const struct {
+		int set;
+		const char *name;
+	} sandbox_only[] = {
+		{ o->ns_explicit != 0 || o->ns_mask != ST_LAYERS_ALL, "--ns" },
+		{ o->addr != NULL, "--addr" },
+		{ o->bridge != NULL, "--bridge" },
+		{ o->hostname != NULL, "--hostname" },
+		{ o->no_init, "--no-init" },
+		{ o->cold_ms != 0, "--cold" },
+		{ o->alone, "--alone" },
+	};
+
+	if (ind < argc)
+		return st_error_usage(err, "netbench: unexpected argument '%s' (netbench runs no command)",
+				      argv[ind]);
+	for (size_t i = 0; i < ARRAY_SIZE(sandbox_only); i++)
+		if (sandbox_only[i].set)
+			return st_error_usage(err, "netbench makes its own paths: %s applies to a sandbox",
+					      sandbox_only[i].name);
+	if (o->net != ST_NET_NONE)
+		return st_error_usage(err, "netbench makes its own paths: --net applies to a sandbox (use --paths)");
+	if (o->repeat_given && o->repeat == 0)
+		return st_error_usage(err, "--repeat=0: netbench would measure nothing (use N >= 1)");
+	if (!o->repeat_given)
+		o->repeat = 3;
+	if (!o->nb_paths)
+		o->nb_paths = ST_NB_ALL_PATHS;
+	if (o->duration_s <= 0)
+		o->duration_s = 3.0;
+	if (!o->size)
+		o->size = 131072;
+	if (o->rr < 0)
+		o->rr = 1;
+	return 0;
+}
+
+/*
  * After the options: "-- CMD [ARG...]" for a run, nothing for layers. A "--"
  * that getopt took as an option's value ("-o --") is not the separator.
  */
@@ -288,13 +364,17 @@ static int parse_operands(int argc, char **argv, int ind, int value_index, struc
 		return st_error_usage(err, "--dry-run applies to cleanup only");
 	if (o->all && o->command != ST_CMD_ORPHANS)
 		return st_error_usage(err, "--all applies to orphans only");
-	if (o->format == ST_FORMAT_PROMETHEUS && o->command != ST_CMD_ORPHANS)
-		return st_error_usage(err, "--format=prometheus applies to orphans only");
+	if (o->format == ST_FORMAT_PROMETHEUS && o->command != ST_CMD_ORPHANS && o->command != ST_CMD_NETBENCH)
+		return st_error_usage(err, "--format=prometheus applies to orphans and netbench only");
 	if (o->command == ST_CMD_ORPHANS) {
 		if (ind < argc)
 			return st_error_usage(err, "orphans: unexpected argument '%s'", argv[ind]);
 		return 0;
 	}
+	if (o->command == ST_CMD_NETBENCH)
+		return check_netbench(argc, argv, ind, o, err);
+	if (o->nb_paths || o->duration_s > 0 || o->size || o->rr >= 0)
+		return st_error_usage(err, "--paths, --duration, --size, --rr and --no-rr apply to netbench only");
 	if (o->command == ST_CMD_CLEANUP) {
 		if (ind < argc)
 			return st_error_usage(err, "cleanup: unexpected argument '%s'", argv[ind]);

@@ -128,3 +128,38 @@ int st_orphans_write_csv(const struct st_orphans_report *r, FILE *out, struct st
 	}
 	return ferror(out) ? st_error_set(err, EIO, "report: writing CSV") : 0;
 }
+
+/* netbench: one row per measured path; units in the header, none in cells. */
+int st_nb_write_csv(const struct st_nb_report *r, FILE *out, struct st_error *err)
+{
+	fputs("path,throughput_min_gbps,throughput_median_gbps,throughput_p95_gbps,"
+	      "throughput_mean_gbps,throughput_stddev_gbps,throughput_n,latency_p50_us,"
+	      "latency_p99_us,latency_mean_us,latency_n,transactions_per_s,retransmits,mtu_bytes,"
+	      "bytes_sent,bytes_received,server_cpu_s_per_gb,client_cpu_s_per_gb\n",
+	      out);
+	for (int i = 0; i < ST_NB_PATH_COUNT; i++) {
+		const struct st_nb_path_result *p = &r->paths[i];
+		struct st_stats s;
+
+		if (!p->measured)
+			continue;
+		st_stats_compute(p->gbps.v, p->gbps.n, &s);
+		fprintf(out, "%s,%.6f,%.6f,%.6f,%.6f,%.6f,%zu,", st_nb_path_names[i], s.min, s.median, s.p95,
+			s.mean, s.stddev, s.n);
+		if (p->hist.n)
+			fprintf(out, "%.3f,%.3f,%.3f,%llu,%.1f,", st_hist_quantile_ns(&p->hist, 0.5) / 1000.0,
+				st_hist_quantile_ns(&p->hist, 0.99) / 1000.0, st_hist_mean_ns(&p->hist) / 1000.0,
+				(unsigned long long)p->hist.n, st_nb_transactions_per_s(p));
+		else
+			fputs(",,,,,", out);
+		fprintf(out, "%u,%u,%llu,%llu,", p->retransmits, p->mtu, (unsigned long long)p->bytes_sent,
+			(unsigned long long)p->bytes_received);
+		if (p->stream_gb > 0)
+			fprintf(out, "%.6f,%.6f\n", p->server_cpu_s / p->stream_gb, p->client_cpu_s / p->stream_gb);
+		else
+			fputs(",\n", out);
+	}
+	if (ferror(out))
+		return st_error_set(err, errno ? errno : EIO, "report: writing CSV");
+	return 0;
+}

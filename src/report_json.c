@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
+#include <math.h>
 #include <string.h>
 
 #include "sandboxtime/clock.h"
 #include "sandboxtime/report.h"
 #include "sandboxtime/version.h"
 
-static json_t *stats_json(const struct st_samples *s)
+json_t *st_report_stats_json(const struct st_samples *s)
 {
 	struct st_stats st;
 	json_t *samples;
@@ -20,7 +21,7 @@ static json_t *stats_json(const struct st_samples *s)
 			 samples);
 }
 
-static json_t *host_json(const struct st_host *h)
+json_t *st_report_host_json(const struct st_host *h)
 {
 	return json_pack("{s:s,s:i,s:s,s:b,s:I,s:o,s:o,s:s,s:o}", "kernel", h->kernel, "cpus", h->cpus,
 			 "cpu_model", h->cpu_model, "rootless", h->rootless, "uid", (json_int_t)h->uid,
@@ -86,7 +87,7 @@ static json_t *set_json(const struct st_measurement *m, size_t i)
 		/* Cold figures exist only with --cold; deferred is null for base. */
 		if (cold && !set->fig[f].n)
 			continue;
-		json_object_set_new(o, st_figures[f].key, stats_json(&set->fig[f]));
+		json_object_set_new(o, st_figures[f].key, st_report_stats_json(&set->fig[f]));
 	}
 	json_object_set_new(o, "deferred_probes", json_integer((json_int_t)set->deferred_probes));
 	json_object_set_new(o, "incremental", increment_json(m, i));
@@ -191,7 +192,7 @@ json_t *st_report_json(const struct st_report *r)
 	json_object_set_new(doc, "schema", json_string(ST_SCHEMA));
 	json_object_set_new(doc, "tool", json_pack("{s:s,s:s}", "name", "sandboxtime", "version",
 						   ST_VERSION));
-	json_object_set_new(doc, "host", host_json(&r->host));
+	json_object_set_new(doc, "host", st_report_host_json(&r->host));
 	json_object_set_new(doc, "config", config_json(r));
 	json_object_set_new(doc, "layers", layers_json(r));
 	if (r->m)
@@ -257,7 +258,7 @@ json_t *st_orphans_json(const struct st_orphans_report *r)
 	json_object_set_new(doc, "schema", json_string(ST_SCHEMA_ORPHANS));
 	json_object_set_new(doc, "tool", json_pack("{s:s,s:s}", "name", "sandboxtime", "version",
 						   ST_VERSION));
-	json_object_set_new(doc, "host", host_json(&r->host));
+	json_object_set_new(doc, "host", st_report_host_json(&r->host));
 	/* Unverified namespaces are no finding: only counted (summary.unverified). */
 	for (size_t i = 0; i < s->n; i++)
 		if (s->v[i].state != ST_NETNS_UNVERIFIED)
@@ -289,6 +290,99 @@ int st_orphans_write_json(const struct st_orphans_report *r, FILE *out, struct s
 	if (!doc)
 		return st_error_set(err, ENOMEM, "report: building JSON");
 	if (json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER) < 0 || fputc('\n', out) == EOF)
+		return st_error_set(err, errno ? errno : EIO, "report: writing JSON");
+	return 0;
+}
+
+/* A ratio, or null when a path is missing or measured nothing. */
+static json_t *ratio_json(double v)
+{
+	return isnan(v) ? json_null() : json_real(v);
+}
+
+static json_t *latency_json(const struct st_nb_path_result *p)
+{
+	const struct st_hist *h = &p->hist;
+
+	if (!p->measured || h->n == 0)
+		return json_null();
+	return json_pack("{s:f,s:f,s:f,s:I,s:f,s:f}", "p50", st_hist_quantile_ns(h, 0.5) / 1000.0, "p99",
+			 st_hist_quantile_ns(h, 0.99) / 1000.0, "mean", st_hist_mean_ns(h) / 1000.0, "n",
+			 (json_int_t)h->n, "min", (double)h->min_ns / 1000.0, "max",
+			 (double)h->max_ns / 1000.0);
+}
+
+static json_t *per_gb(double cpu_s, double gb)
+{
+	return gb > 0 ? json_real(cpu_s / gb) : json_null();
+}
+
+static json_t *nb_path_json(const struct st_nb_report *r, int i)
+{
+	const struct st_nb_path_result *p = &r->paths[i];
+
+	return json_pack("{s:s,s:o,s:o,s:o,s:I,s:I,s:I,s:I,s:{s:f,s:f,s:o,s:o}}", "path",
+			 st_nb_path_names[i], "throughput_gbps", st_report_stats_json(&p->gbps),
+			 "latency_us", latency_json(p), "transactions_per_s",
+			 r->opts->rr ? json_real(st_nb_transactions_per_s(p)) : json_null(), "retransmits",
+			 (json_int_t)p->retransmits, "mtu", (json_int_t)p->mtu, "bytes_sent",
+			 (json_int_t)p->bytes_sent, "bytes_received", (json_int_t)p->bytes_received, "cpu",
+			 "server_s", p->server_cpu_s, "client_s", p->client_cpu_s, "server_s_per_gb",
+			 per_gb(p->server_cpu_s, p->stream_gb), "client_s_per_gb",
+			 per_gb(p->client_cpu_s, p->stream_gb));
+}
+
+json_t *st_nb_report_json(const struct st_nb_report *r)
+{
+	const struct st_opts *o = r->opts;
+	char notes[ST_NB_MAX_NOTES][ST_NB_NOTE_MAX];
+	size_t nnotes = st_nb_report_notes(r, notes, ST_NB_MAX_NOTES);
+	json_t *doc = json_object();
+	json_t *names = json_array();
+	json_t *paths = json_array();
+	json_t *jnotes = json_array();
+
+	for (int i = 0; i < ST_NB_PATH_COUNT; i++) {
+		if (!(o->nb_paths & (1u << i)))
+			continue;
+		json_array_append_new(names, json_string(st_nb_path_names[i]));
+		if (r->paths[i].measured)
+			json_array_append_new(paths, nb_path_json(r, i));
+	}
+	for (size_t i = 0; i < nnotes; i++)
+		json_array_append_new(jnotes, json_string(notes[i]));
+	json_object_set_new(doc, "schema", json_string(ST_NB_SCHEMA));
+	json_object_set_new(doc, "tool", json_pack("{s:s,s:s}", "name", "sandboxtime", "version",
+						   ST_VERSION));
+	json_object_set_new(doc, "host", st_report_host_json(r->host));
+	json_object_set_new(doc, "config",
+			    json_pack("{s:o,s:f,s:f,s:I,s:I,s:b,s:o,s:s}", "paths", names, "duration_s",
+				      o->duration_s, "warmup_s", st_nb_warmup_s(o->duration_s), "repeat",
+				      (json_int_t)o->repeat, "size", (json_int_t)o->size, "rr", o->rr, "mtu",
+				      o->mtu ? json_integer(o->mtu) : json_null(), "namespaces",
+				      "a fresh user and network namespace, made by netbench"));
+	json_object_set_new(doc, "paths", paths);
+	json_object_set_new(doc, "ratios",
+			    json_pack("{s:o,s:o,s:o,s:o}", "throughput_host_over_veth",
+				      ratio_json(r->ratios.throughput_host_over_veth),
+				      "throughput_host_over_bridge",
+				      ratio_json(r->ratios.throughput_host_over_bridge),
+				      "latency_veth_over_host", ratio_json(r->ratios.latency_veth_over_host),
+				      "latency_bridge_over_host",
+				      ratio_json(r->ratios.latency_bridge_over_host)));
+	json_object_set_new(doc, "elapsed_s", json_real((double)r->elapsed_ns / 1e9));
+	json_object_set_new(doc, "notes", jnotes);
+	return doc;
+}
+
+int st_nb_write_json(const struct st_nb_report *r, FILE *out, struct st_error *err)
+{
+	json_auto_t *doc = st_nb_report_json(r);
+
+	if (!doc)
+		return st_error_set(err, ENOMEM, "report: building JSON");
+	if (json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9)) < 0 ||
+	    fputc('\n', out) == EOF)
 		return st_error_set(err, errno ? errno : EIO, "report: writing JSON");
 	return 0;
 }

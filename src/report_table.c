@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <limits.h>
+#include <math.h>
 #include <string.h>
 
 #include "sandboxtime/clock.h"
@@ -268,5 +269,63 @@ int st_orphans_write_table(const struct st_orphans_report *r, FILE *out, struct 
 	fputc('\n', out);
 	if (ferror(out))
 		return st_error_set(err, EIO, "report: writing the table");
+	return 0;
+}
+
+/* A number, or "-" when it is unknown (a path missing, no latency phase). */
+static void nb_cell(FILE *out, int width, int precision, double v)
+{
+	if (isnan(v))
+		fprintf(out, " %*s", width, "-");
+	else
+		fprintf(out, " %*.*f", width, precision, v);
+}
+
+int st_nb_write_table(const struct st_nb_report *r, FILE *out, struct st_error *err)
+{
+	const struct st_host *h = r->host;
+	const struct st_opts *o = r->opts;
+	char notes[ST_NB_MAX_NOTES][ST_NB_NOTE_MAX];
+	size_t nnotes = st_nb_report_notes(r, notes, ST_NB_MAX_NOTES);
+
+	fprintf(out, "sandboxtime %s netbench: kernel %s, %d CPUs (%s)%s, %s, %s\n", ST_VERSION,
+		h->kernel, h->cpus, h->cpu_model[0] ? h->cpu_model : "unknown model",
+		h->virtualized == 1 ? " in a VM" : "", h->rootless ? "rootless" : "root",
+		h->pinned_cpu >= 0 ? "pinned" : "not pinned");
+	fprintf(out, "%u run(s) per path of %g s after %g s warm-up, %llu-byte writes; medians over runs\n\n",
+		o->repeat, o->duration_s, st_nb_warmup_s(o->duration_s), (unsigned long long)o->size);
+	fprintf(out, "%-7s %10s %10s %10s %10s %10s %11s %8s %6s\n", "path", "Gbit/s", "min", "p50 us",
+		"p99 us", "mean us", "trans/s", "retrans", "mtu");
+	for (int i = 0; i < ST_NB_PATH_COUNT; i++) {
+		const struct st_nb_path_result *p = &r->paths[i];
+		struct st_stats s;
+		int lat = p->measured && p->hist.n > 0;
+
+		if (!p->measured)
+			continue;
+		st_stats_compute(p->gbps.v, p->gbps.n, &s);
+		fprintf(out, "%-7s", st_nb_path_names[i]);
+		nb_cell(out, 10, 2, s.median);
+		nb_cell(out, 10, 2, s.min);
+		nb_cell(out, 10, 1, lat ? st_hist_quantile_ns(&p->hist, 0.5) / 1000.0 : NAN);
+		nb_cell(out, 10, 1, lat ? st_hist_quantile_ns(&p->hist, 0.99) / 1000.0 : NAN);
+		nb_cell(out, 10, 1, lat ? st_hist_mean_ns(&p->hist) / 1000.0 : NAN);
+		nb_cell(out, 11, 0, lat ? st_nb_transactions_per_s(p) : NAN);
+		fprintf(out, " %8u %6u\n", p->retransmits, p->mtu);
+	}
+	fputs("\nratios (above 1: the namespace path costs that much more):\n", out);
+	fputs("  throughput host/veth  ", out);
+	nb_cell(out, 6, 2, r->ratios.throughput_host_over_veth);
+	fputs("   host/bridge  ", out);
+	nb_cell(out, 6, 2, r->ratios.throughput_host_over_bridge);
+	fputs("\n  latency    veth/host  ", out);
+	nb_cell(out, 6, 2, r->ratios.latency_veth_over_host);
+	fputs("   bridge/host  ", out);
+	nb_cell(out, 6, 2, r->ratios.latency_bridge_over_host);
+	fputs("\n\nnotes:\n", out);
+	for (size_t i = 0; i < nnotes; i++)
+		fprintf(out, "  - %s\n", notes[i]);
+	if (ferror(out))
+		return st_error_set(err, errno ? errno : EIO, "report: writing the table");
 	return 0;
 }

@@ -134,7 +134,7 @@ static int choose_layers(struct st_session *s, struct st_error *err)
 	return apply_layer_errors(s, mask, errnums, err);
 }
 
-int st_session_prepare(struct st_session *s, const struct st_opts *o, struct st_error *err)
+int st_session_open(struct st_session *s, const struct st_opts *o, struct st_error *err)
 {
 	int ret;
 
@@ -148,6 +148,15 @@ int st_session_prepare(struct st_session *s, const struct st_opts *o, struct st_
 	if (ret < 0)
 		return ret;
 	st_host_identify(&s->report.host, o->cpu);
+	return 0;
+}
+
+int st_session_prepare(struct st_session *s, const struct st_opts *o, struct st_error *err)
+{
+	int ret = st_session_open(s, o, err);
+
+	if (ret < 0)
+		return ret;
 	return choose_layers(s, err);
 }
 
@@ -182,17 +191,29 @@ static int is_regular(int fd)
 	return fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+static int write_layers(const void *ctx, FILE *out, struct st_error *err)
+{
+	return st_report_write(ctx, out, err);
+}
+
 int st_session_report(struct st_session *s, struct st_error *err)
+{
+	if (!s->opts->quiet)
+		st_host_collect(&s->report.host);
+	return st_session_emit(s, write_layers, &s->report, err);
+}
+
+int st_session_emit(struct st_session *s, st_session_writer write, const void *ctx,
+		    struct st_error *err)
 {
 	int ret = 0;
 
 	if (s->opts->quiet)
 		return 0;
-	st_host_collect(&s->report.host);
 	/* Only a regular file is emptied: -o /dev/stdout may be a pipe or a tty. */
 	if (s->out != stderr && is_regular(fileno(s->out)) && ftruncate(fileno(s->out), 0) < 0)
 		return st_error_set(err, errno, "--output: emptying '%s'", s->opts->output);
-	ret = st_report_write(&s->report, s->out, err);
+	ret = write(ctx, s->out, err);
 	if (ret == 0)
 		s->report_written = 1;
 	if (fflush(s->out) == EOF && ret == 0)

@@ -2,6 +2,7 @@
 #ifndef SANDBOXTIME_CLI_H
 #define SANDBOXTIME_CLI_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "sandboxtime/error.h"
@@ -12,6 +13,7 @@ enum st_command {
 	ST_CMD_LAYERS, /* sandboxtime layers [OPTIONS] */
 	ST_CMD_CLEANUP, /* sandboxtime cleanup [--dry-run] */
 	ST_CMD_ORPHANS, /* sandboxtime orphans [OPTIONS] */
+	ST_CMD_NETBENCH, /* sandboxtime netbench [OPTIONS] */
 	ST_CMD_HELP,
 	ST_CMD_VERSION,
 };
@@ -20,7 +22,7 @@ enum st_format {
 	ST_FORMAT_TABLE,
 	ST_FORMAT_JSON,
 	ST_FORMAT_CSV,
-	ST_FORMAT_PROMETHEUS, /* orphans only */
+	ST_FORMAT_PROMETHEUS, /* orphans and netbench only */
 };
 
 struct st_opts {
@@ -47,6 +49,12 @@ struct st_opts {
 	int dry_run; /* cleanup: list, delete nothing */
 	int all;     /* orphans: the table shows active namespaces too */
 	char **argv; /* CMD and its arguments (run only) */
+	/* netbench (0 or -1: not given; defaults are filled in after parsing) */
+	unsigned int nb_paths; /* mask of enum st_nb_path */
+	double duration_s;
+	uint64_t size;
+	int rr; /* -1 not given, 0 --no-rr, 1 --rr */
+	int repeat_given;
 };
 
 /*

@@ -9,6 +9,7 @@
 #include "sandboxtime/host.h"
 #include "sandboxtime/measure.h"
 #include "sandboxtime/orphans.h"
+#include "sandboxtime/netbench.h"
 #include "sandboxtime/sandbox.h"
 
 #define ST_SCHEMA "sandboxtime/v1"
@@ -74,5 +75,36 @@ size_t st_prom_escape_label(const char *in, char *out, size_t len);
 /* Progress on standard error, for st_measure_config.progress (tty only). */
 void st_report_progress(void *ctx, const char *phase, unsigned int done, unsigned int total);
 void st_report_progress_done(void);
+
+/* A stats object {min, median, p95, mean, stddev, n, samples}, or null when empty. */
+json_t *st_report_stats_json(const struct st_samples *s);
+json_t *st_report_host_json(const struct st_host *h);
+
+/* netbench: schema sandboxtime/netbench/v1 (DESIGN.md). */
+#define ST_NB_SCHEMA "sandboxtime/netbench/v1"
+#define ST_NB_MAX_NOTES 8
+#define ST_NB_NOTE_MAX 512
+
+struct st_nb_report {
+	const struct st_opts *opts;
+	const struct st_host *host;
+	const struct st_nb_path_result *paths; /* [ST_NB_PATH_COUNT] */
+	struct st_nb_ratios ratios;
+	uint64_t elapsed_ns;
+};
+
+/* The method, as sentences: the JSON "notes" and the table's footer. */
+size_t st_nb_report_notes(const struct st_nb_report *r, char notes[][ST_NB_NOTE_MAX], size_t max);
+
+/* Transactions per second of the latency phase, 0 without one. */
+double st_nb_transactions_per_s(const struct st_nb_path_result *p);
+
+json_t *st_nb_report_json(const struct st_nb_report *r);
+/* Writes @ctx (a struct st_nb_report) in r->opts->format: an st_session_writer. */
+int st_nb_report_write(const void *ctx, FILE *out, struct st_error *err);
+int st_nb_write_json(const struct st_nb_report *r, FILE *out, struct st_error *err);
+int st_nb_write_table(const struct st_nb_report *r, FILE *out, struct st_error *err);
+int st_nb_write_csv(const struct st_nb_report *r, FILE *out, struct st_error *err);
+int st_nb_write_prometheus(const struct st_nb_report *r, FILE *out, struct st_error *err);
 
 #endif

@@ -18,6 +18,9 @@ struct st_session {
 	struct st_report report;
 };
 
+/* Pins the CPU (--cpu), opens -o FILE and identifies the host: what every command needs. */
+int st_session_open(struct st_session *s, const struct st_opts *o, struct st_error *err);
+
 /*
  * Pins the CPU, opens -o FILE (before measuring, so a bad path costs
  * nothing), collects host facts and decides the layers: asked ones that the
@@ -37,6 +40,14 @@ int st_session_measure(struct st_session *s, struct st_error *err);
 
 /* Writes the report (unless --quiet) and closes the stream, checking both. */
 int st_session_report(struct st_session *s, struct st_error *err);
+
+/*
+ * Writes a report through @write (unless --quiet): empties -o FILE first,
+ * flushes and checks the stream. Used by commands with their own documents.
+ */
+typedef int (*st_session_writer)(const void *ctx, FILE *out, struct st_error *err);
+int st_session_emit(struct st_session *s, st_session_writer write, const void *ctx,
+		    struct st_error *err);
 
 void st_session_end(struct st_session *s);
 

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "sandboxtime/cli.h"
+#include "sandboxtime/netbench.h"
 #include "sandboxtime/compiler.h"
 #include "sandboxtime/layer.h"
 
@@ -451,7 +452,7 @@ static void test_unknown_subcommand(void **state)
 	assert_usage(PARSE(&o, &err, "frobnicate"), &err, "'frobnicate'");
 	assert_true(strstr(err.msg, "unknown command") != NULL);
 	/* Documented but later: said so, not "unknown". */
-	assert_usage(PARSE(&o, &err, "netbench"), &err, "'netbench'");
+	assert_usage(PARSE(&o, &err, "bench"), &err, "'bench'");
 	assert_true(strstr(err.msg, "not available") != NULL);
 	assert_usage(PARSE(&o, &err, "bench"), &err, "'bench'");
 	/* A subcommand is only the first word. */
@@ -483,6 +484,50 @@ static void test_orphans(void **state)
 	/* --all and prometheus mean nothing elsewhere. */
 	assert_usage(PARSE(&o, &err, "--all", "--", "true"), &err, "--all");
 	assert_usage(PARSE(&o, &err, "layers", "--format=prometheus"), &err, "prometheus");
+}
+
+static void test_netbench(void **state)
+{
+	struct st_opts o;
+	struct st_error err = { 0 };
+
+	assert_int_equal(PARSE(&o, &err, "netbench"), 0);
+	assert_int_equal(o.command, ST_CMD_NETBENCH);
+	assert_int_equal(o.nb_paths, ST_NB_ALL_PATHS);
+	assert_true(o.duration_s == 3.0);
+	assert_int_equal(o.repeat, 3);
+	assert_int_equal(o.size, 131072);
+	assert_int_equal(o.rr, 1);
+	assert_int_equal(PARSE(&o, &err, "netbench", "--paths=veth,host", "--duration=0.5",
+			       "--repeat", "1", "--size=1", "--no-rr", "--mtu=9000",
+			       "--format=prometheus"), 0);
+	assert_int_equal(o.nb_paths, (1u << ST_NB_HOST) | (1u << ST_NB_VETH));
+	assert_true(o.duration_s == 0.5);
+	assert_int_equal(o.repeat, 1);
+	assert_int_equal(o.size, 1);
+	assert_int_equal(o.rr, 0);
+	assert_int_equal(o.mtu, 9000);
+	assert_int_equal(o.format, ST_FORMAT_PROMETHEUS);
+	assert_usage(PARSE(&o, &err, "netbench", "--duration=0"), &err, "--duration");
+	assert_usage(PARSE(&o, &err, "netbench", "--duration=-1"), &err, "--duration");
+	assert_usage(PARSE(&o, &err, "netbench", "--duration=3601"), &err, "--duration");
+	assert_usage(PARSE(&o, &err, "netbench", "--duration=nan"), &err, "--duration");
+	assert_usage(PARSE(&o, &err, "netbench", "--duration=1s"), &err, "--duration");
+	assert_usage(PARSE(&o, &err, "netbench", "--size=0"), &err, "--size");
+	assert_usage(PARSE(&o, &err, "netbench", "--size=67108865"), &err, "--size");
+	assert_int_equal(PARSE(&o, &err, "netbench", "--size=67108864"), 0);
+	assert_usage(PARSE(&o, &err, "netbench", "--paths=host,wifi"), &err, "'wifi'");
+	assert_usage(PARSE(&o, &err, "netbench", "--paths=,"), &err, "--paths");
+	assert_usage(PARSE(&o, &err, "netbench", "--mtu=67"), &err, "--mtu");
+	assert_usage(PARSE(&o, &err, "netbench", "--mtu=65536"), &err, "--mtu");
+	assert_usage(PARSE(&o, &err, "netbench", "--repeat=0"), &err, "--repeat");
+	assert_usage(PARSE(&o, &err, "netbench", "--net=veth"), &err, "--net");
+	assert_usage(PARSE(&o, &err, "netbench", "--ns=user"), &err, "--ns");
+	assert_usage(PARSE(&o, &err, "netbench", "--", "true"), &err, "netbench");
+	/* netbench's options and format are its own. */
+	assert_usage(PARSE(&o, &err, "layers", "--duration=1"), &err, "netbench");
+	assert_usage(PARSE(&o, &err, "layers", "--format=prometheus"), &err, "prometheus");
+	assert_usage(PARSE(&o, &err, "--rr", "--", "true"), &err, "netbench");
 }
 
 static void test_repeated_parsing(void **state)
@@ -560,6 +605,7 @@ int main(void)
 		cmocka_unit_test(test_format_and_hostname),
 		cmocka_unit_test(test_unknown_subcommand),
 		cmocka_unit_test(test_orphans),
+		cmocka_unit_test(test_netbench),
 		cmocka_unit_test(test_repeated_parsing),
 		cmocka_unit_test(test_reparse_after_early_return_in_cluster),
 		cmocka_unit_test(test_reparse_after_error_in_cluster),

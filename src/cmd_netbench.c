@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sandboxtime netbench: builds the paths in namespaces of its own, runs
+ * --repeat rounds interleaved across the paths (each round starts one path
+ * later, so that drift hits every path alike), and reports medians and ratios.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "sandboxtime/clock.h"
+#include "sandboxtime/cmd.h"
+#include "sandboxtime/netbench.h"
+#include "sandboxtime/session.h"
+#include "sandboxtime/signals.h"
+
+struct nb_state {
+	struct st_nb_path_result paths[ST_NB_PATH_COUNT];
+	struct st_nb_run run;
+};
+
+static void nb_state_free(struct nb_state **sp)
+{
+	struct nb_state *s = *sp;
+
+	if (!s)
+		return;
+	for (int i = 0; i < ST_NB_PATH_COUNT; i++)
+		st_samples_free(&s->paths[i].gbps);
+	free(s);
+	*sp = NULL;
+}
+
+static void progress(const struct st_opts *o, unsigned int done, unsigned int total, int path)
+{
+	if (o->quiet || !isatty(STDERR_FILENO))
+		return;
+	if (done == total)
+		fputs("\r\033[K", stderr);
+	else
+		fprintf(stderr, "\rsandboxtime: netbench %-6s run %u of %u", st_nb_path_names[path],
+			done + 1, total);
+	fflush(stderr);
+}
+
+static int interrupted(struct st_session *s, int sig, struct st_error *err)
+{
+	s->m.interrupted_by = sig;
+	return st_error_set(err, EINTR, "netbench: interrupted by %s", st_signal_name(sig));
+}
+
+static int measure(struct st_session *s, const struct st_nb_lab *lab, struct nb_state *st,
+		   struct st_error *err)
+{
+	const struct st_opts *o = s->opts;
+	const struct st_nb_config cfg = {
+		.duration_s = o->duration_s,
+		.size = o->size,
+		.rr = o->rr,
+		.repeat = o->repeat,
+		.mtu = o->mtu,
+	};
+	int order[ST_NB_PATH_COUNT];
+	unsigned int n = 0, done = 0;
+
+	for (int i = 0; i < ST_NB_PATH_COUNT; i++)
+		if (o->nb_paths & (1u << i))
+			order[n++] = i;
+	for (int i = 0; i < ST_NB_PATH_COUNT; i++)
+		if (st_samples_reserve(&st->paths[i].gbps, o->repeat) < 0)
+			return st_error_set(err, ENOMEM, "netbench: samples");
+	for (unsigned int round = 0; round < o->repeat; round++) {
+		for (unsigned int k = 0; k < n; k++) {
+			int path = order[(k + round) % n];
+			int sig = st_signals_poll(), ret;
+
+			if (sig)
+				return interrupted(s, sig, err);
+			progress(o, done, o->repeat * n, path);
+			ret = st_nb_run_once(&cfg, &lab->ep[path], &st->run, &sig, err);
+			if (ret == -EINTR && sig)
+				return interrupted(s, sig, err);
+			if (ret < 0)
+				return st_error_wrap(err, "netbench: %s path, run %u", st_nb_path_names[path],
+						     round + 1);
+			st_nb_path_add_run(&st->paths[path], &st->run);
+			done++;
+		}
+	}
+	progress(o, done, done, 0);
+	return 0;
+}
+
+int st_cmd_netbench(const struct st_opts *o, int *exit_code, struct st_error *err)
+{
+	struct st_session s __attribute__((cleanup(st_session_end)));
+	struct st_nb_lab lab __attribute__((cleanup(st_nb_lab_release))) = { .base_fd = -1 };
+	_cleanup_(nb_state_free) struct nb_state *st = calloc(1, sizeof(*st));
+	struct st_nb_report r;
+	uint64_t t0 = st_now_ns();
+	int ret;
+
+	*exit_code = ST_EXIT_FAILURE;
+	ret = st_session_open(&s, o, err);
+	if (ret < 0)
+		return ret;
+	if (!st)
+		return st_error_set(err, ENOMEM, "netbench");
+	/* Host facts come from the host: read them before leaving its namespaces. */
+	st_host_collect(&s.report.host);
+	ret = st_nb_lab_enter(err);
+	if (ret == 0)
+		ret = st_nb_lab_build(&lab, o->nb_paths, o->mtu, err);
+	if (ret == 0)
+		ret = measure(&s, &lab, st, err);
+	if (ret < 0) {
+		*exit_code = st_session_failure_code(&s);
+		return ret;
+	}
+	memset(&r, 0, sizeof(r));
+	r.opts = o;
+	r.host = &s.report.host;
+	r.paths = st->paths;
+	r.elapsed_ns = st_now_ns() - t0;
+	st_nb_ratios_compute(st->paths, &r.ratios);
+	ret = st_session_emit(&s, st_nb_report_write, &r, err);
+	if (ret < 0)
+		return ret;
+	*exit_code = ST_EXIT_OK;
+	return 0;
+}

@@ -1,0 +1,218 @@
+#!/usr/bin/env bash
+# sandboxtime netbench, end to end, as root and as nobody (rootless): every
+# path moves data (the receiver counts exactly what the sender sent), the
+# JSON, CSV and Prometheus reports have their keys, SIGINT mid-run exits 130
+# with one line and leaves no process and no network namespace, and bad input
+# exits 125 before anything is made. Short runs: --duration=0.3 --repeat=1.
+source "$(dirname "$0")/../lib.sh" "$1"
+
+plan 17
+
+NB_FAST=(netbench --duration=0.3 --repeat=1)
+
+# Kills a run that a test gives up on, then reaps it.
+give_up() {
+	[ -n "${ST_PID:-}" ] && kill -KILL "$ST_PID" 2>/dev/null
+	st_finish
+	return 1
+}
+
+# The network namespaces of the machine, as inode numbers (root sees all).
+netns_set() { lsns -t net -n -o NS 2>/dev/null | tr -d ' ' | sort -u; }
+
+# no_new_netns BEFORE: no network namespace exists that was not in BEFORE
+# (one that went away meanwhile is not ours to count: other suites may run
+# at the same time). The kernel frees a namespace shortly after its last
+# holder: up to 2 s.
+no_new_netns() {
+	local before=$1 after new
+	for _ in $(seq 20); do
+		after=$(netns_set)
+		new=$(comm -13 <(printf '%s\n' "$before") <(printf '%s\n' "$after"))
+		[ -z "$new" ] && return 0
+		sleep 0.1
+	done
+	echo "new network namespaces:"
+	lsns -t net -o NS,NPROCS,PID,USER,COMMAND | grep -F -e NPROCS $(printf -- '-e %s ' $new)
+	return 1
+}
+
+# JSON: schema, the three paths with data moved and counted on both ends,
+# the latency keys and the four ratios, above 0.
+t_json() {
+	local mode=$1
+	st_run "$mode" "${NB_FAST[@]}" -J || return 1
+	expect_rc 0 && expect_clean || return 1
+	"$ST_PY" - "$ST_ERR" "$mode" <<'PY' || { st_show; return 1; }
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["schema"] == "sandboxtime/netbench/v1", d["schema"]
+assert d["host"]["rootless"] == (sys.argv[2] == "nobody"), d["host"]
+paths = {p["path"]: p for p in d["paths"]}
+assert sorted(paths) == ["bridge", "host", "veth"], list(paths)
+for name, p in paths.items():
+    assert p["bytes_sent"] > 0, (name, p)
+    assert p["bytes_received"] == p["bytes_sent"], (name, p["bytes_sent"], p["bytes_received"])
+    assert p["throughput_gbps"]["n"] == 1 and p["throughput_gbps"]["median"] > 0, p
+    lat = p["latency_us"]
+    for k in ("p50", "p99", "mean", "n"):
+        assert lat[k] > 0, (name, k, lat)
+    assert lat["p99"] >= lat["p50"], lat
+    assert isinstance(p["retransmits"], int), p
+    assert p["transactions_per_s"] > 0, p
+assert paths["host"]["mtu"] == 65536, paths["host"]["mtu"]
+assert paths["veth"]["mtu"] == 1500 and paths["bridge"]["mtu"] == 1500
+r = d["ratios"]
+for k in ("throughput_host_over_veth", "throughput_host_over_bridge",
+          "latency_veth_over_host", "latency_bridge_over_host"):
+    assert isinstance(r[k], float) and r[k] > 0, (k, r)
+assert len(d["notes"]) >= 4, d["notes"]
+PY
+}
+
+t_prometheus() {
+	local mode=$1 line
+	st_run "$mode" "${NB_FAST[@]}" --paths=host,veth --format=prometheus || return 1
+	expect_rc 0 && expect_clean || return 1
+	for line in '# HELP sandboxtime_netbench_throughput_gbps ' \
+		'# TYPE sandboxtime_netbench_throughput_gbps gauge' \
+		'# HELP sandboxtime_netbench_latency_us ' '# TYPE sandboxtime_netbench_latency_us gauge'; do
+		grep -qF -- "$line" "$ST_ERR" || { echo "no line '$line'"; st_show; return 1; }
+	done
+	for line in 'sandboxtime_netbench_throughput_gbps{path="host"} ' \
+		'sandboxtime_netbench_throughput_gbps{path="veth"} ' \
+		'sandboxtime_netbench_latency_us{path="veth",quantile="0.5"} ' \
+		'sandboxtime_netbench_latency_us{path="host",quantile="0.99"} '; do
+		grep -qF -- "$line" "$ST_ERR" || { echo "no sample '$line'"; st_show; return 1; }
+	done
+	! grep -q 'path="bridge"' "$ST_ERR" || { echo "bridge measured without being asked"; return 1; }
+}
+
+# CSV with units in the header, the table with ratios and notes; -o FILE.
+t_csv_table() {
+	local mode=$1 dir
+	dir=$(st_scratch) || return 1
+	st_run "$mode" "${NB_FAST[@]}" --no-rr --paths=veth --mtu=9000 --format=csv -o "$dir/nb.csv" || return 1
+	expect_rc 0 && expect_clean || return 1
+	head -n1 "$dir/nb.csv" | grep -q '^path,throughput_min_gbps,.*,mtu_bytes,bytes_sent,bytes_received' ||
+		{ echo "CSV header:"; head -n1 "$dir/nb.csv"; return 1; }
+	grep -q '^veth,.*,9000,' "$dir/nb.csv" || { echo "no veth row with MTU 9000"; cat "$dir/nb.csv"; return 1; }
+	st_run "$mode" "${NB_FAST[@]}" --paths=host,bridge || return 1
+	expect_rc 0 && expect_clean || return 1
+	grep -q '^bridge ' "$ST_ERR" && grep -q 'host/bridge' "$ST_ERR" && grep -q '^notes:' "$ST_ERR" ||
+		{ st_show; return 1; }
+}
+
+# SIGINT half a second into a 5 s run: 130, one line, quickly, nothing left.
+t_sigint() {
+	local mode=$1 before start elapsed
+	before=$(netns_set)
+	st_start "$mode" netbench --duration=5 --repeat=1 || return 1
+	sleep 0.5
+	start=$(now_ms)
+	kill -INT "$ST_PID"
+	st_finish
+	elapsed=$(($(now_ms) - start))
+	expect_rc 130 && expect_error_line && expect_clean || return 1
+	expect_error_names "interrupted" "SIGINT" || return 1
+	[ "$elapsed" -lt 2000 ] || { echo "netbench took $elapsed ms to end after SIGINT"; return 1; }
+	no_new_netns "$before"
+}
+
+t_sigterm() {
+	local mode=$1
+	st_start "$mode" netbench --duration=5 --repeat=1 --paths=bridge || return 1
+	sleep 0.5
+	kill -TERM "$ST_PID"
+	st_finish
+	expect_rc 143 && expect_error_line && expect_clean
+}
+
+# Bad input: one line plus the --help hint, 125, nothing made or left.
+t_bad() {
+	local mode=$1 name=$2; shift 2
+	st_run "$mode" netbench "$@" || return 1
+	expect_rc 125 && expect_error_line usage && expect_clean && expect_error_names "$name"
+}
+
+t_bad_all() {
+	local mode=$1 before
+	before=$(netns_set)
+	t_bad "$mode" --duration --duration=0 &&
+		t_bad "$mode" --duration --duration=-1 &&
+		t_bad "$mode" --duration --duration=3601 &&
+		t_bad "$mode" --size --size=0 &&
+		t_bad "$mode" --size --size=67108865 &&
+		t_bad "$mode" "'wifi'" --paths=host,wifi &&
+		t_bad "$mode" --mtu --mtu=67 &&
+		t_bad "$mode" --mtu --mtu=65536 &&
+		t_bad "$mode" --format --format=xml || return 1
+	no_new_netns "$before"
+}
+
+each_mode "netbench -J: every path moves data, both ends agree, keys and ratios" t_json
+each_mode "netbench --format=prometheus: HELP/TYPE lines and the gauges" t_prometheus
+each_mode "netbench CSV (units in the header, --mtu) and table (ratios, notes)" t_csv_table
+each_mode "netbench: SIGINT mid-run exits 130, one line, no process or netns left" t_sigint
+each_mode "netbench: SIGTERM mid-run exits 143, nothing left" t_sigterm
+each_mode "netbench: bad duration, size, path, MTU, format exit 125" t_bad_all
+
+# The same leftovers check as a separate, visible test for root: no new
+# namespace after a complete run either.
+t_no_netns_after_run() {
+	local before
+	before=$(netns_set)
+	st_run root "${NB_FAST[@]}" -q || return 1
+	expect_rc 0 && expect_clean || return 1
+	no_new_netns "$before"
+}
+if is_root; then
+	ok "netbench leaves no network namespace after a full run [root]" t_no_netns_after_run
+else
+	skip "netbench leaves no network namespace after a full run [root]" "lsns sees every namespace only as root"
+fi
+
+# The host's interfaces are untouched: no nb* or 10.217.* appears in the host's namespace.
+t_host_untouched() {
+	local dir
+	dir=$(st_scratch) || return 1
+	st_start root netbench --duration=2 --repeat=1 --paths=veth,bridge -q || return 1
+	sleep 1
+	ip -o link show >"$dir/links" 2>&1
+	ip -o addr show >"$dir/addrs" 2>&1
+	st_finish
+	expect_rc 0 && expect_clean || return 1
+	! grep -E 'nbv|nbbr|nbs0|nbc0' "$dir/links" || { echo "a netbench link in the host's namespace"; return 1; }
+	! grep -F '10.217.' "$dir/addrs" || { echo "a netbench address in the host's namespace"; return 1; }
+}
+if is_root; then
+	ok "netbench creates nothing in the host's network namespace [root]" t_host_untouched
+else
+	skip "netbench creates nothing in the host's network namespace [root]" "needs root to start"
+fi
+
+t_help_lists() {
+	"$ST_BIN" --help | grep -q '^ sandboxtime netbench ' || { echo "--help does not list netbench"; return 1; }
+}
+ok "--help lists netbench" t_help_lists
+
+t_unexpected_arg() {
+	st_run root netbench -- true || return 1
+	expect_rc 125 && expect_error_line usage
+}
+if is_root; then
+	ok "netbench -- CMD is refused (it runs no command)" t_unexpected_arg
+else
+	skip "netbench -- CMD is refused (it runs no command)" "suite helpers start root runs only as root"
+fi
+
+t_quiet() {
+	st_run root "${NB_FAST[@]}" --paths=host -q || return 1
+	expect_rc 0 && expect_clean || return 1
+	[ ! -s "$ST_ERR" ] && [ ! -s "$ST_OUT" ] || { echo "-q wrote something"; st_show; return 1; }
+}
+if is_root; then
+	ok "netbench -q writes nothing and exits 0" t_quiet
+else
+	skip "netbench -q writes nothing and exits 0" "suite helpers start root runs only as root"
+fi

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The pure parts of netbench: the log-linear histogram (known inputs give
+ * percentiles within one bucket's width), the per-path sums and the ratios.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "sandboxtime/histogram.h"
+#include "sandboxtime/netbench.h"
+
+/* |got - want| within @tol. */
+#define assert_within(got, want, tol) \
+	assert_true(fabs((double)(got) - (double)(want)) <= (double)(tol))
+
+static struct st_hist h;
+
+static void test_index_is_monotonic_and_covers(void **state)
+{
+	unsigned int prev = 0;
+
+	/* Every value falls into a bucket whose range holds it; indexes never go down. */
+	for (uint64_t v = 0; v < (1ull << 36); v = v < 300 ? v + 1 : v + v / 37) {
+		unsigned int i = st_hist_index(v);
+		uint64_t low, width;
+
+		assert_true(i < ST_HIST_BUCKETS);
+		assert_true(i >= prev);
+		st_hist_bucket_range(i, &low, &width);
+		assert_true(v >= low && v < low + width);
+		/* Resolution: a bucket is at most 1/64 of its values wide. */
+		assert_true(v < 128 ? width == 1 : width * 64 <= v);
+		prev = i;
+	}
+	assert_int_equal(st_hist_index(UINT64_MAX), ST_HIST_BUCKETS - 1);
+}
+
+static void test_small_values_are_exact(void **state)
+{
+	st_hist_init(&h);
+	for (uint64_t v = 1; v <= 100; v++)
+		st_hist_record(&h, v);
+	assert_int_equal(h.n, 100);
+	assert_within(st_hist_quantile_ns(&h, 0.5), 50, 0);
+	assert_within(st_hist_quantile_ns(&h, 0.99), 99, 0);
+	assert_within(st_hist_quantile_ns(&h, 1.0), 100, 0);
+	assert_within(st_hist_mean_ns(&h), 50.5, 1e-9);
+}
+
+static void test_large_values_within_resolution(void **state)
+{
+	/* 1..100000 us in ns: p50 = 50000 us, p99 = 99000 us, each within 1/64. */
+	st_hist_init(&h);
+	for (uint64_t v = 1; v <= 100000; v++)
+		st_hist_record(&h, v * 1000);
+	assert_within(st_hist_quantile_ns(&h, 0.5), 50000e3, 50000e3 / 64);
+	assert_within(st_hist_quantile_ns(&h, 0.99), 99000e3, 99000e3 / 64);
+	/* The mean is exact: the sum is kept apart from the buckets. */
+	assert_within(st_hist_mean_ns(&h), 50000.5e3, 1e-3);
+	assert_int_equal(h.min_ns, 1000);
+	assert_int_equal(h.max_ns, 100000000);
+}
+
+static void test_bimodal_and_merge(void **state)
+{
+	static struct st_hist a, b;
+
+	/* 98 fast transactions of 10 us and 2 slow ones of 1 ms, in two runs. */
+	st_hist_init(&a);
+	st_hist_init(&b);
+	for (int i = 0; i < 49; i++) {
+		st_hist_record(&a, 10000);
+		st_hist_record(&b, 10000);
+	}
+	st_hist_record(&a, 1000000);
+	st_hist_record(&b, 1000000);
+	st_hist_merge(&a, &b);
+	assert_int_equal(a.n, 100);
+	assert_within(st_hist_quantile_ns(&a, 0.5), 10000, 10000 / 64);
+	assert_within(st_hist_quantile_ns(&a, 0.98), 10000, 10000 / 64);
+	assert_within(st_hist_quantile_ns(&a, 0.99), 1000000, 1000000 / 64);
+	/* Clamped to what was seen: never above the maximum. */
+	assert_true(st_hist_quantile_ns(&a, 1.0) <= 1000000);
+}
+
+static void test_empty(void **state)
+{
+	st_hist_init(&h);
+	assert_within(st_hist_quantile_ns(&h, 0.5), 0, 0);
+	assert_within(st_hist_mean_ns(&h), 0, 0);
+}
+
+static void add(struct st_nb_path_result *p, double gbps, uint64_t latency_ns)
+{
+	static struct st_nb_run run;
+
+	memset(&run, 0, sizeof(run));
+	st_hist_init(&run.hist);
+	run.gbps = gbps;
+	run.bytes_sent = run.bytes_received = 1000000000;
+	run.retransmits = 2;
+	run.mtu = 1500;
+	run.ru_server.ru_utime.tv_sec = 1;
+	run.ru_client.ru_stime.tv_usec = 500000;
+	for (int i = 0; i < 10; i++)
+		st_hist_record(&run.hist, latency_ns);
+	run.rr_ns = 1000000;
+	st_nb_path_add_run(p, &run);
+}
+
+static void test_path_sums_and_ratios(void **state)
+{
+	static struct st_nb_path_result paths[ST_NB_PATH_COUNT];
+	struct st_nb_ratios r;
+
+	memset(paths, 0, sizeof(paths));
+	/* host: medians 40 Gbit/s and 10 us; veth 20 and 15; bridge 10 and 20. */
+	add(&paths[ST_NB_HOST], 30, 10000);
+	add(&paths[ST_NB_HOST], 40, 10000);
+	add(&paths[ST_NB_HOST], 50, 10000);
+	add(&paths[ST_NB_VETH], 20, 15000);
+	add(&paths[ST_NB_BRIDGE], 10, 20000);
+	assert_int_equal(paths[ST_NB_HOST].bytes_sent, 3000000000ull);
+	assert_int_equal(paths[ST_NB_HOST].bytes_received, 3000000000ull);
+	assert_int_equal(paths[ST_NB_HOST].retransmits, 6);
+	assert_int_equal(paths[ST_NB_HOST].hist.n, 30);
+	assert_within(paths[ST_NB_HOST].server_cpu_s / paths[ST_NB_HOST].stream_gb, 1.0, 1e-9);
+	assert_within(paths[ST_NB_HOST].client_cpu_s / paths[ST_NB_HOST].stream_gb, 0.5, 1e-9);
+	assert_within(st_nb_median_gbps(&paths[ST_NB_HOST]), 40, 1e-9);
+	st_nb_ratios_compute(paths, &r);
+	assert_within(r.throughput_host_over_veth, 2.0, 1e-9);
+	assert_within(r.throughput_host_over_bridge, 4.0, 1e-9);
+	assert_within(r.latency_veth_over_host, 1.5, 0.05);
+	assert_within(r.latency_bridge_over_host, 2.0, 0.05);
+	/* A path that was not measured gives no ratio, not zero or infinity. */
+	for (int i = 0; i < ST_NB_PATH_COUNT; i++)
+		st_samples_free(&paths[i].gbps);
+	memset(&paths[ST_NB_BRIDGE], 0, sizeof(paths[ST_NB_BRIDGE]));
+	st_nb_ratios_compute(paths, &r);
+	assert_true(isnan(r.throughput_host_over_bridge));
+	assert_true(isnan(r.latency_bridge_over_host));
+}
+
+static void test_warmup(void **state)
+{
+	assert_within(st_nb_warmup_s(3), 1.0, 0);
+	assert_within(st_nb_warmup_s(0.3), 0.15, 1e-12);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_index_is_monotonic_and_covers),
+		cmocka_unit_test(test_small_values_are_exact),
+		cmocka_unit_test(test_large_values_within_resolution),
+		cmocka_unit_test(test_bimodal_and_merge),
+		cmocka_unit_test(test_empty),
+		cmocka_unit_test(test_path_sums_and_ratios),
+		cmocka_unit_test(test_warmup),
+	};
+
+	return cmocka_run_group_tests_name("netbench", tests, NULL, NULL);
+}
