@@ -28,6 +28,10 @@ enum {
 	OPT_BRIDGE,
 	OPT_MTU,
 	OPT_DRY_RUN,
+	OPT_CAP_ADD,
+	OPT_CAP_DROP,
+	OPT_NNP,
+	OPT_SECCOMP,
 };
 
 static const struct option long_options[] = {
@@ -50,6 +54,10 @@ static const struct option long_options[] = {
 	{ "bridge", required_argument, NULL, OPT_BRIDGE },
 	{ "mtu", required_argument, NULL, OPT_MTU },
 	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
+	{ "cap-add", required_argument, NULL, OPT_CAP_ADD },
+	{ "cap-drop", required_argument, NULL, OPT_CAP_DROP },
+	{ "no-new-privileges", optional_argument, NULL, OPT_NNP },
+	{ "seccomp", required_argument, NULL, OPT_SECCOMP },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -98,6 +106,11 @@ void st_cli_usage(FILE *out)
 	      " -v, --verbose          also print min, median, p95, mean and stddev of every figure\n"
 	      "     --hostname=NAME    hostname inside the sandbox (default: sandbox)\n"
 	      "     --no-init          exec CMD as the sandbox's first process, without the init\n"
+	      "     --cap-add=LIST     give the workload these capabilities too (CAP_NET_ADMIN,...)\n"
+	      "     --cap-drop=LIST    take these from it (ALL: every one); default: Docker's set\n"
+	      "     --no-new-privileges[=true|false]\n"
+	      "                        set no_new_privs for the workload (default: true)\n"
+	      "     --seccomp=PROFILE  default (built in), none, or an OCI/Docker JSON profile file\n"
 	      "     --dry-run          cleanup: list what would be deleted, delete nothing\n"
 	      " -h, --help             display this help\n"
 	      " -V, --version          display version\n"
@@ -119,6 +132,8 @@ static void set_defaults(struct st_opts *o)
 	o->warmup = 3;
 	o->deferred_repeat = UINT_MAX; /* resolved after parsing */
 	o->cpu = -1;
+	o->no_new_privs = 1;
+	o->seccomp = "default";
 	o->format = ST_FORMAT_TABLE;
 }
 
@@ -205,6 +220,28 @@ static int parse_option(int c, const char *arg, struct st_opts *o, struct st_err
 	case OPT_DRY_RUN:
 		o->dry_run = 1;
 		return 0;
+	case OPT_CAP_ADD:
+	case OPT_CAP_DROP:
+		*(c == OPT_CAP_ADD ? &o->cap_add : &o->cap_drop) = arg;
+		o->hardening_given = 1;
+		return 0;
+	case OPT_NNP:
+		o->hardening_given = 1;
+		if (!arg || strcmp(arg, "true") == 0) {
+			o->no_new_privs = 1;
+			return 0;
+		}
+		if (strcmp(arg, "false") == 0) {
+			o->no_new_privs = 0;
+			return 0;
+		}
+		return st_error_usage(err, "--no-new-privileges: '%s' is neither true nor false", arg);
+	case OPT_SECCOMP:
+		if (!*arg)
+			return st_error_usage(err, "--seccomp: empty (default, none, or a profile file)");
+		o->seccomp = arg;
+		o->hardening_given = 1;
+		return 0;
 	case 'h':
 		o->command = ST_CMD_HELP;
 		return 0;
@@ -276,6 +313,8 @@ static int parse_operands(int argc, char **argv, int ind, int value_index, struc
 		if (o->hostname || o->no_init)
 			return st_error_usage(err, "layers runs no command: --%s applies to a run only",
 					      o->hostname ? "hostname" : "no-init");
+		if (o->hardening_given)
+			return st_error_usage(err, "layers runs no command: capabilities, no_new_privs and seccomp apply to a run");
 		/* Measured sets are never wired: the wiring is a run's (host alone changes the sets). */
 		if (o->net != ST_NET_NONE && o->net != ST_NET_HOST)
 			return st_error_usage(err, "layers measures namespaces only: --net=%s applies to a run",

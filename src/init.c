@@ -9,10 +9,15 @@
 #include "sandboxtime/signals.h"
 #include "sandboxtime/spawn.h"
 
-void st_exec_workload(char *const *argv, int exec_err_fd)
+void st_exec_workload(const struct st_hardening *h, char *const *argv, int exec_err_fd)
 {
+	struct st_exec_report rep;
 	int e;
 
+	memset(&rep, 0, sizeof(rep));
+	rep.failed = st_harden_apply(h, &rep.steps, &rep.err) < 0;
+	if (write(exec_err_fd, &rep, sizeof(rep)) != (ssize_t)sizeof(rep) || rep.failed)
+		_exit(ST_EXIT_FAILURE);
 	st_signals_restore();
 	execvp(argv[0], argv);
 	e = errno;
@@ -21,7 +26,8 @@ void st_exec_workload(char *const *argv, int exec_err_fd)
 	_exit(e == ENOENT ? ST_EXIT_NOT_FOUND : ST_EXIT_CANNOT_EXEC);
 }
 
-void st_init_run(char *const *argv, int exec_err_fd, int report_fd, int own_pid_ns)
+void st_init_run(const struct st_hardening *h, char *const *argv, int exec_err_fd, int report_fd,
+		 int own_pid_ns)
 {
 	struct st_init_report rep;
 	struct st_error err;
@@ -44,7 +50,7 @@ void st_init_run(char *const *argv, int exec_err_fd, int report_fd, int own_pid_
 	if (w < 0)
 		_exit(ST_EXIT_FAILURE);
 	if (w == 0)
-		st_exec_workload(argv, exec_err_fd);
+		st_exec_workload(h, argv, exec_err_fd);
 	close(exec_err_fd);
 
 	while (!done) {

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include <string.h>
 
+#include "sandboxtime/caps.h"
 #include "sandboxtime/clock.h"
+#include "sandboxtime/seccomp_filter.h"
 #include "sandboxtime/report.h"
 #include "sandboxtime/version.h"
 
@@ -166,6 +168,32 @@ static json_t *network_json(const struct st_net_plan *p)
 			 "mtu", p->mtu ? json_integer(p->mtu) : json_null());
 }
 
+/* What the workload gave up: its capabilities, no_new_privs, the filter. */
+static json_t *security_json(const struct st_hardening *h, int rootless)
+{
+	const struct st_seccomp *sc = h->seccomp;
+	json_t *caps = json_array(), *unknown = json_array();
+	char names[1024];
+	json_t *filter = json_null();
+
+	st_caps_format(h->caps, names, sizeof(names));
+	for (char *save = NULL, *tok = strtok_r(names, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+		json_array_append_new(caps, json_string(tok));
+	if (sc && sc->prog) {
+		char list[sizeof(sc->unknown_names)];
+
+		snprintf(list, sizeof(list), "%s", sc->unknown_names);
+		for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+			json_array_append_new(unknown, json_string(tok));
+		filter = json_pack("{s:s,s:I,s:I,s:o}", "profile", sc->source, "rules", (json_int_t)sc->rules,
+				   "instructions", (json_int_t)sc->len, "unknown_syscalls", unknown);
+		unknown = NULL;
+	}
+	json_decref(unknown);
+	return json_pack("{s:o,s:s,s:b,s:o}", "capabilities", caps, "capabilities_scope",
+			 rootless ? "user namespace" : "host", "no_new_privs", h->no_new_privs, "seccomp", filter);
+}
+
 static double tv_us(struct timeval tv)
 {
 	return (double)tv.tv_sec * 1e6 + (double)tv.tv_usec;
@@ -202,6 +230,8 @@ json_t *st_report_json(const struct st_report *r)
 		json_object_set_new(doc, "steps", steps_json(r->steps));
 		if (r->net)
 			json_object_set_new(doc, "network", network_json(r->net));
+		if (r->harden)
+			json_object_set_new(doc, "security", security_json(r->harden, r->host.rootless));
 		json_object_set_new(doc, "workload",
 				    r->workload ? workload_json(r->opts, r->workload) : json_null());
 	}

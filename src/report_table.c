@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include <string.h>
 
+#include "sandboxtime/caps.h"
 #include "sandboxtime/clock.h"
+#include "sandboxtime/seccomp_filter.h"
 #include "sandboxtime/report.h"
 #include "sandboxtime/version.h"
 
@@ -188,6 +190,18 @@ static void print_run(const struct st_report *r, FILE *out)
 			outside, p->host_if, p->mode == ST_NET_BRIDGE ? " on " : "",
 			p->mode == ST_NET_BRIDGE ? p->bridge : "",
 			p->simulated_host ? "; rootless: the host side is a namespace sandboxtime made" : "");
+	}
+	if (r->harden) {
+		const struct st_seccomp *sc = r->harden->seccomp;
+		char caps[1024];
+
+		st_caps_format(r->harden->caps, caps, sizeof(caps));
+		fprintf(out, "\nsecurity: capabilities %s%s; no_new_privs %s; seccomp ", caps[0] ? caps : "none",
+			r->host.rootless ? " (in the user namespace)" : "", r->harden->no_new_privs ? "on" : "off");
+		if (sc && sc->prog)
+			fprintf(out, "%s (%zu rules, %zu instructions)\n", sc->source, sc->rules, sc->len);
+		else
+			fputs("none\n", out);
 	}
 	if (!w)
 		return;

@@ -175,8 +175,9 @@ static void _noreturn_ sandbox_child(const struct st_sandbox_config *cfg, struct
 	/* sandboxtime holds the outside namespace now; ours must not leak into CMD. */
 	closep(&outside_fd);
 	if (cfg->no_init)
-		st_exec_workload(cfg->argv, ch->exec_wr);
-	st_init_run(cfg->argv, ch->exec_wr, ch->report_wr, !!(cfg->mask & ST_LAYER_BIT(ST_LAYER_PID)));
+		st_exec_workload(&cfg->harden, cfg->argv, ch->exec_wr);
+	st_init_run(&cfg->harden, cfg->argv, ch->exec_wr, ch->report_wr,
+		    !!(cfg->mask & ST_LAYER_BIT(ST_LAYER_PID)));
 }
 
 /* The parent's part of the user layer: the child's id maps. */
@@ -225,11 +226,20 @@ static int wait_forwarding(pid_t pid, int *status, struct rusage *ru, struct st_
 
 /* EOF on the exec pipe: CMD was executed. An int: the errno that stopped it. */
 static int check_exec(struct channel *ch, struct st_workload *w, const char *cmd,
-		      struct st_error *err)
+		      struct st_steps *steps, struct st_error *err)
 {
+	struct st_exec_report rep;
+	ssize_t n = TEMP_FAILURE_RETRY(read(ch->exec_rd, &rep, sizeof(rep)));
 	int e;
-	ssize_t n = TEMP_FAILURE_RETRY(read(ch->exec_rd, &e, sizeof(e)));
 
+	if (n != (ssize_t)sizeof(rep))
+		return st_error_set(err, EPROTO, "sandbox: the workload's process died before exec");
+	if (rep.failed) {
+		*err = rep.err;
+		return st_error_wrap(err, "sandbox");
+	}
+	st_steps_append(steps, &rep.steps);
+	n = TEMP_FAILURE_RETRY(read(ch->exec_rd, &e, sizeof(e)));
 	if (n == 0)
 		return 0;
 	if (n != (ssize_t)sizeof(e))
@@ -375,7 +385,7 @@ static int run(const struct st_sandbox_config *cfg, int own_pid_ns, struct outsi
 	}
 	st_steps_append(steps, &rep.steps);
 
-	ret = check_exec(&ch, w, cfg->argv[0], err);
+	ret = check_exec(&ch, w, cfg->argv[0], steps, err);
 	if (ret < 0)
 		return ret;
 	ret = collect_result(cfg, &ch, pid, start, w, err);

@@ -43,6 +43,11 @@ struct st_opts {
 	const char *hostname; /* NULL: the default, "sandbox" */
 	int no_init;
 	int dry_run; /* cleanup: list, delete nothing */
+	const char *cap_add;  /* --cap-add LIST */
+	const char *cap_drop; /* --cap-drop LIST|ALL */
+	int no_new_privs;     /* --no-new-privileges[=true|false], default on */
+	const char *seccomp;  /* --seccomp=default|none|FILE */
+	int hardening_given;  /* one of the four above was given (a run's options) */
 	char **argv; /* CMD and its arguments (run only) */
 };
 

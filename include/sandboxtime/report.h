@@ -24,6 +24,7 @@ struct st_report {
 	const struct st_steps *steps;       /* NULL for `layers` */
 	const struct st_workload *workload; /* NULL for `layers`, or CMD never ran */
 	const struct st_net_plan *net;      /* NULL for `layers` */
+	const struct st_hardening *harden;  /* NULL for `layers` */
 	size_t nerrors;
 	char errors[ST_MAX_REPORT_ERRORS][ST_ERROR_MSG_MAX]; /* non-fatal problems */
 };

@@ -6,6 +6,7 @@
 #include <sys/resource.h>
 
 #include "sandboxtime/error.h"
+#include "sandboxtime/harden.h"
 #include "sandboxtime/ns_net.h"
 #include "sandboxtime/steps.h"
 
@@ -16,6 +17,7 @@ struct st_sandbox_config {
 	int no_init;
 	char *const *argv;
 	const struct st_net_plan *net; /* the wiring, when net is a layer */
+	struct st_hardening harden;    /* what the workload gives up before exec */
 };
 
 struct st_workload {
