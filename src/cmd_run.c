@@ -31,7 +31,8 @@ static int prepare_hardening(const struct st_opts *o, struct st_hardening *h, st
 	if (ret < 0)
 		return ret;
 	if (sc->prog)
-		st_steps_add(steps, "seccomp_compile", st_now_ns() - t0);
+		st_steps_add(steps, sc->cache == ST_SECCOMP_CACHE_HIT ? "seccomp_cache_read" : "seccomp_compile",
+			     st_now_ns() - t0);
 	h->seccomp = sc;
 	if (!o->no_new_privs)
 		fprintf(stderr, "sandboxtime: warning: --no-new-privileges=false: setuid and file-capability programs in the sandbox can gain privileges\n");

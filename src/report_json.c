@@ -185,8 +185,9 @@ static json_t *security_json(const struct st_hardening *h, int rootless)
 		snprintf(list, sizeof(list), "%s", sc->unknown_names);
 		for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
 			json_array_append_new(unknown, json_string(tok));
-		filter = json_pack("{s:s,s:I,s:I,s:o}", "profile", sc->source, "rules", (json_int_t)sc->rules,
-				   "instructions", (json_int_t)sc->len, "unknown_syscalls", unknown);
+		filter = json_pack("{s:s,s:I,s:I,s:o,s:s}", "profile", sc->source, "rules", (json_int_t)sc->rules,
+				   "instructions", (json_int_t)sc->len, "unknown_syscalls", unknown, "cache",
+				   st_seccomp_cache_names[sc->cache]);
 		unknown = NULL;
 	}
 	json_decref(unknown);

@@ -7,11 +7,14 @@
 #include <seccomp.h>
 #include <stdio.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 
 #include "sandboxtime/seccomp_filter.h"
+#include "sandboxtime/version.h"
 
 /* Where in the profile a problem is: the file and a JSON path. */
 struct where {
@@ -285,25 +288,188 @@ static int compile_doc(json_t *doc, const char *file, struct st_seccomp *out, st
 	return export_prog(ctx, out, err);
 }
 
+const char *const st_seccomp_cache_names[3] = { "off", "miss", "hit" };
+
+#define CACHE_MAGIC "STSECC1"
+#define MAX_PROFILE (4u << 20)
+
+/* What a cache file holds before the instructions. */
+struct cache_header {
+	char magic[8];
+	uint64_t key;
+	uint64_t len;
+	uint64_t rules;
+	uint64_t unknown;
+	char unknown_names[256];
+};
+
+/* FNV-1a: the cache sits in a directory only its owner can write, so a fast hash will do. */
+static uint64_t fnv1a(uint64_t h, const void *data, size_t len)
+{
+	const unsigned char *p = data;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ p[i]) * 0x100000001b3ull;
+	return h;
+}
+
+static uint64_t cache_key(const char *bytes, size_t len)
+{
+	const struct scmp_version *v = seccomp_version();
+	char context[128];
+
+	snprintf(context, sizeof(context), "%u.%u.%u/%u/%s", v->major, v->minor, v->micro,
+		 seccomp_arch_native(), ST_VERSION);
+	return fnv1a(fnv1a(0xcbf29ce484222325ull, bytes, len), context, strlen(context));
+}
+
+/*
+ * The user's private cache directory: root's under /var/cache, others' under
+ * $XDG_CACHE_HOME or ~/.cache. Used only if it is ours and closed to others,
+ * since a program read from a place others can write would be a filter they
+ * chose. Returns 0, or -1: no cache (nobody's HOME is /nonexistent).
+ */
+static int cache_dir(char *buf, size_t len)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	struct stat st;
+
+	if (geteuid() == 0)
+		snprintf(buf, len, "/var/cache/sandboxtime");
+	else if (xdg && xdg[0] == '/')
+		snprintf(buf, len, "%s/sandboxtime", xdg);
+	else if (home && home[0] == '/' && stat(home, &st) == 0 && st.st_uid == geteuid())
+		snprintf(buf, len, "%s/.cache/sandboxtime", home);
+	else
+		return -1;
+	if (mkdir(buf, 0700) < 0 && errno == ENOENT && geteuid() != 0) {
+		char parent[512];
+
+		snprintf(parent, sizeof(parent), "%.*s", (int)(strrchr(buf, '/') - buf), buf);
+		mkdir(parent, 0700);
+		mkdir(buf, 0700);
+	}
+	if (lstat(buf, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 077))
+		return -1;
+	return 0;
+}
+
+static void cache_path(char *buf, size_t len, const char *dir, uint64_t key)
+{
+	snprintf(buf, len, "%s/seccomp-%016llx.bpf", dir, (unsigned long long)key);
+}
+
+/* 0 on a hit (out filled), -1 on any miss: a bad or foreign file is a miss. */
+static int cache_read(const char *path, uint64_t key, struct st_seccomp *out)
+{
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	struct cache_header h;
+	size_t bytes;
+
+	if (fd < 0 || read(fd, &h, sizeof(h)) != (ssize_t)sizeof(h))
+		return -1;
+	if (memcmp(h.magic, CACHE_MAGIC, sizeof(h.magic)) || h.key != key || !h.len || h.len > BPF_MAXINSNS)
+		return -1;
+	bytes = (size_t)h.len * sizeof(struct sock_filter);
+	out->prog = malloc(bytes);
+	if (!out->prog || read(fd, out->prog, bytes) != (ssize_t)bytes) {
+		free(out->prog);
+		out->prog = NULL;
+		return -1;
+	}
+	out->len = (size_t)h.len;
+	out->rules = (size_t)h.rules;
+	out->unknown = (size_t)h.unknown;
+	memcpy(out->unknown_names, h.unknown_names, sizeof(out->unknown_names));
+	out->unknown_names[sizeof(out->unknown_names) - 1] = '\0';
+	return 0;
+}
+
+/* Best effort: written aside and renamed, so a reader never sees half a file. */
+static void cache_write(const char *path, uint64_t key, const struct st_seccomp *f)
+{
+	struct cache_header h = { .key = key, .len = f->len, .rules = f->rules, .unknown = f->unknown };
+	char tmp[600];
+	int fd, ok;
+
+	memcpy(h.magic, CACHE_MAGIC, sizeof(h.magic));
+	memcpy(h.unknown_names, f->unknown_names, sizeof(h.unknown_names));
+	snprintf(tmp, sizeof(tmp), "%s.%d", path, getpid());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return;
+	ok = write(fd, &h, sizeof(h)) == (ssize_t)sizeof(h) &&
+	     write(fd, f->prog, f->len * sizeof(struct sock_filter)) ==
+		     (ssize_t)(f->len * sizeof(struct sock_filter));
+	close(fd);
+	if (!ok || rename(tmp, path) < 0)
+		unlink(tmp);
+}
+
+/* The profile's bytes: the embedded default, or the file. */
+static int profile_bytes(const char *spec, char **bytes, size_t *len, struct st_error *err)
+{
+	_cleanup_close_ int fd = -1;
+	struct stat st;
+	ssize_t n;
+
+	if (strcmp(spec, "default") == 0) {
+		*bytes = (char *)st_seccomp_default_json;
+		*len = st_seccomp_default_json_len;
+		return 0;
+	}
+	fd = open(spec, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) < 0)
+		return st_error_set(err, errno, "--seccomp: cannot read '%s'", spec);
+	if (!S_ISREG(st.st_mode) || st.st_size > (off_t)MAX_PROFILE)
+		return st_error_usage(err, "--seccomp: '%s' is not a profile file (a regular file under 4 MiB)", spec);
+	*bytes = malloc((size_t)st.st_size + 1);
+	if (!*bytes)
+		return st_error_set(err, ENOMEM, "--seccomp");
+	n = read(fd, *bytes, (size_t)st.st_size);
+	if (n != st.st_size) {
+		free(*bytes);
+		return st_error_set(err, n < 0 ? errno : EIO, "--seccomp: reading '%s'", spec);
+	}
+	*len = (size_t)n;
+	return 0;
+}
+
 int st_seccomp_compile(const char *spec, struct st_seccomp *out, struct st_error *err)
 {
+	const char *file = strcmp(spec, "default") == 0 ? "default profile" : spec;
+	char dir[512], path[600];
 	json_auto_t *doc = NULL;
 	json_error_t jerr;
-	const char *file = spec;
+	char *bytes = NULL;
+	size_t len = 0;
+	uint64_t key;
+	int ret;
 
 	memset(out, 0, sizeof(*out));
 	if (strcmp(spec, "none") == 0)
 		return 0;
-	if (strcmp(spec, "default") == 0) {
-		file = "default profile";
-		doc = json_loadb(st_seccomp_default_json, st_seccomp_default_json_len, 0, &jerr);
-	} else {
-		doc = json_load_file(spec, 0, &jerr);
-	}
-	if (!doc)
-		return st_error_usage(err, "--seccomp: %s:%d: %s", file, jerr.line, jerr.text);
 	snprintf(out->source, sizeof(out->source), "%s", spec);
-	return compile_doc(doc, file, out, err);
+	ret = profile_bytes(spec, &bytes, &len, err);
+	if (ret < 0)
+		return ret;
+	key = cache_key(bytes, len);
+	if (cache_dir(dir, sizeof(dir)) == 0) {
+		cache_path(path, sizeof(path), dir, key);
+		out->cache = cache_read(path, key, out) == 0 ? ST_SECCOMP_CACHE_HIT : ST_SECCOMP_CACHE_MISS;
+	}
+	if (out->cache != ST_SECCOMP_CACHE_HIT) {
+		doc = json_loadb(bytes, len, 0, &jerr);
+		if (!doc)
+			ret = st_error_usage(err, "--seccomp: %s:%d: %s", file, jerr.line, jerr.text);
+		else
+			ret = compile_doc(doc, file, out, err);
+		if (ret == 0 && out->cache == ST_SECCOMP_CACHE_MISS)
+			cache_write(path, key, out);
+	}
+	if (bytes != st_seccomp_default_json)
+		free(bytes);
+	return ret;
 }
 
 int st_seccomp_load(const struct st_seccomp *f, struct st_error *err)

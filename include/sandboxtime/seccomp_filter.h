@@ -20,7 +20,16 @@ struct st_seccomp {
 	size_t rules;     /* syscall rules added */
 	size_t unknown;   /* syscall names this libseccomp and arch do not know: skipped */
 	char unknown_names[256];
+	int cache;        /* ST_SECCOMP_CACHE_*: where the program came from */
 };
+
+enum {
+	ST_SECCOMP_CACHE_OFF,  /* no private cache directory: compiled */
+	ST_SECCOMP_CACHE_MISS, /* compiled, then stored */
+	ST_SECCOMP_CACHE_HIT,  /* read back: no parsing, no compiling */
+};
+
+extern const char *const st_seccomp_cache_names[3];
 
 /* The built-in default profile (configs/seccomp/default.json, embedded at build). */
 extern const char st_seccomp_default_json[];
@@ -28,6 +37,9 @@ extern const size_t st_seccomp_default_json_len;
 
 /*
  * Compiles @spec: "default", "none" (out->prog stays NULL) or a profile file.
+ * A program compiled before from the same bytes, on the same architecture,
+ * libseccomp and sandboxtime, is read back from the user's private cache
+ * instead (out->cache says which).
  * Errors name the file, the JSON path and the problem:
  * "x.json: .syscalls[3].action: unknown action \"SCMP_ACT_FOO\"".
  */
