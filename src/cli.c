@@ -64,7 +64,10 @@ static const struct option long_options[] = {
 };
 
 /* Subcommands of DESIGN.md that this version does not have yet. */
-static const char *const later_commands[] = { "netbench", "orphans", "bench" };
+static const char *const later_commands[] = { "netbench", "orphans" };
+
+/* sandboxtime bench NAME: the micro-benchmarks behind the numbers. */
+static const char *const bench_names[] = { "syscall" };
 
 void st_cli_usage(FILE *out)
 {
@@ -72,6 +75,7 @@ void st_cli_usage(FILE *out)
 	      " sandboxtime [OPTIONS] -- CMD [ARG...]   build the sandbox layer by layer, time it, run CMD in it\n"
 	      " sandboxtime layers [OPTIONS]            only measure the layers (no workload)\n"
 	      " sandboxtime cleanup [--dry-run]         delete stv<pid>/stbr<pid> links of a killed sandboxtime\n"
+	      " sandboxtime bench syscall [OPTIONS]     syscall cost on the host, in a sandbox, with seccomp\n"
 	      " sandboxtime --help | --version\n"
 	      "\n"
 	      "Measure what each layer of isolation costs: setup, ready, teardown and the\n"
@@ -276,6 +280,18 @@ static int parse_command(int argc, char **argv, struct st_opts *o, int *first,
 	*first = 1;
 	if (argc < 2 || argv[1][0] == '-')
 		return 0;
+	if (strcmp(argv[1], "bench") == 0) {
+		o->command = ST_CMD_BENCH;
+		*first = 3;
+		if (argc < 3 || argv[2][0] == '-')
+			return st_error_usage(err, "bench: which benchmark? (known: syscall)");
+		for (size_t i = 0; i < ARRAY_SIZE(bench_names); i++)
+			if (strcmp(argv[2], bench_names[i]) == 0)
+				o->bench = bench_names[i];
+		if (!o->bench)
+			return st_error_usage(err, "bench: unknown benchmark '%s' (known: syscall)", argv[2]);
+		return 0;
+	}
 	if (strcmp(argv[1], "layers") == 0 || strcmp(argv[1], "cleanup") == 0) {
 		o->command = argv[1][0] == 'l' ? ST_CMD_LAYERS : ST_CMD_CLEANUP;
 		*first = 2;
@@ -302,6 +318,16 @@ static int parse_operands(int argc, char **argv, int ind, int value_index, struc
 	if (o->command == ST_CMD_CLEANUP) {
 		if (ind < argc)
 			return st_error_usage(err, "cleanup: unexpected argument '%s'", argv[ind]);
+		return 0;
+	}
+	if (o->command == ST_CMD_BENCH) {
+		if (ind < argc)
+			return st_error_usage(err, "bench: unexpected argument '%s'", argv[ind]);
+		if (o->repeat == 0)
+			return st_error_usage(err, "--repeat=0: bench would measure nothing (use N >= 1)");
+		if (o->hostname || o->no_init || o->hardening_given || o->net != ST_NET_NONE)
+			return st_error_usage(err, "bench %s builds its own sandboxes: only --ns, --repeat, --cpu and the output options apply",
+					      o->bench);
 		return 0;
 	}
 	if (o->command == ST_CMD_LAYERS) {

@@ -55,6 +55,9 @@ int main(int argc, char **argv)
 	case ST_CMD_LAYERS:
 		ret = st_cmd_layers(&opts, &code, &err);
 		break;
+	case ST_CMD_BENCH:
+		ret = st_cmd_bench(&opts, &code, &err);
+		break;
 	case ST_CMD_CLEANUP:
 		ret = st_cmd_cleanup(&opts, &code, &err);
 		break;

@@ -472,6 +472,20 @@ int st_seccomp_compile(const char *spec, struct st_seccomp *out, struct st_error
 	return ret;
 }
 
+int st_seccomp_compile_json(const char *json, size_t len, const char *name, struct st_seccomp *out,
+			    struct st_error *err)
+{
+	json_auto_t *doc = NULL;
+	json_error_t jerr;
+
+	memset(out, 0, sizeof(*out));
+	snprintf(out->source, sizeof(out->source), "%s", name);
+	doc = json_loadb(json, len, 0, &jerr);
+	if (!doc)
+		return st_error_usage(err, "%s:%d: %s", name, jerr.line, jerr.text);
+	return compile_doc(doc, name, out, err);
+}
+
 int st_seccomp_load(const struct st_seccomp *f, struct st_error *err)
 {
 	struct sock_fprog prog = { .len = (unsigned short)f->len, .filter = f->prog };

@@ -11,6 +11,7 @@ enum st_command {
 	ST_CMD_RUN,    /* sandboxtime [OPTIONS] -- CMD [ARG...] */
 	ST_CMD_LAYERS, /* sandboxtime layers [OPTIONS] */
 	ST_CMD_CLEANUP, /* sandboxtime cleanup [--dry-run] */
+	ST_CMD_BENCH,   /* sandboxtime bench NAME [OPTIONS] */
 	ST_CMD_HELP,
 	ST_CMD_VERSION,
 };
@@ -43,6 +44,7 @@ struct st_opts {
 	const char *hostname; /* NULL: the default, "sandbox" */
 	int no_init;
 	int dry_run; /* cleanup: list, delete nothing */
+	const char *bench; /* bench NAME */
 	const char *cap_add;  /* --cap-add LIST */
 	const char *cap_drop; /* --cap-drop LIST|ALL */
 	int no_new_privs;     /* --no-new-privileges[=true|false], default on */

@@ -14,4 +14,7 @@ int st_cmd_layers(const struct st_opts *o, int *exit_code, struct st_error *err)
 /* sandboxtime cleanup: delete stv<pid>/stbr<pid> links of sandboxtimes that are gone. */
 int st_cmd_cleanup(const struct st_opts *o, int *exit_code, struct st_error *err);
 
+/* sandboxtime bench NAME: micro-benchmarks (syscall). */
+int st_cmd_bench(const struct st_opts *o, int *exit_code, struct st_error *err);
+
 #endif

@@ -45,6 +45,10 @@ extern const size_t st_seccomp_default_json_len;
  */
 int st_seccomp_compile(const char *spec, struct st_seccomp *out, struct st_error *err);
 
+/* Compiles a profile held in memory, named @name in errors; no cache. */
+int st_seccomp_compile_json(const char *json, size_t len, const char *name, struct st_seccomp *out,
+			    struct st_error *err);
+
 /* Loads the compiled program into the calling process (needs no_new_privs or CAP_SYS_ADMIN). */
 int st_seccomp_load(const struct st_seccomp *f, struct st_error *err);
 
