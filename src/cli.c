@@ -32,6 +32,7 @@ enum {
 	OPT_CAP_DROP,
 	OPT_NNP,
 	OPT_SECCOMP,
+	OPT_CONFIG,
 };
 
 static const struct option long_options[] = {
@@ -58,6 +59,7 @@ static const struct option long_options[] = {
 	{ "cap-drop", required_argument, NULL, OPT_CAP_DROP },
 	{ "no-new-privileges", optional_argument, NULL, OPT_NNP },
 	{ "seccomp", required_argument, NULL, OPT_SECCOMP },
+	{ "config", required_argument, NULL, OPT_CONFIG },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -115,6 +117,7 @@ void st_cli_usage(FILE *out)
 	      "     --no-new-privileges[=true|false]\n"
 	      "                        set no_new_privs for the workload (default: true)\n"
 	      "     --seccomp=PROFILE  default (built in), none, or an OCI/Docker JSON profile file\n"
+	      "     --config=FILE      read an OCI runtime-spec config.json (options given here win)\n"
 	      "     --dry-run          cleanup: list what would be deleted, delete nothing\n"
 	      " -h, --help             display this help\n"
 	      " -V, --version          display version\n"
@@ -172,8 +175,10 @@ static int parse_option(int c, const char *arg, struct st_opts *o, struct st_err
 
 	switch (c) {
 	case OPT_NS:
+		o->given |= ST_GIVEN_NS;
 		return st_layer_parse(arg, &o->ns_mask, &o->ns_explicit, err);
 	case OPT_NET:
+		o->given |= ST_GIVEN_NET;
 		return st_ns_net_parse_mode(arg, &o->net, &o->join, err);
 	case OPT_REPEAT:
 		return parse_count("--repeat", arg, 0, MAX_REPEAT, &o->repeat, err);
@@ -228,9 +233,11 @@ static int parse_option(int c, const char *arg, struct st_opts *o, struct st_err
 	case OPT_CAP_DROP:
 		*(c == OPT_CAP_ADD ? &o->cap_add : &o->cap_drop) = arg;
 		o->hardening_given = 1;
+		o->given |= ST_GIVEN_CAPS;
 		return 0;
 	case OPT_NNP:
 		o->hardening_given = 1;
+		o->given |= ST_GIVEN_NNP;
 		if (!arg || strcmp(arg, "true") == 0) {
 			o->no_new_privs = 1;
 			return 0;
@@ -244,6 +251,13 @@ static int parse_option(int c, const char *arg, struct st_opts *o, struct st_err
 		if (!*arg)
 			return st_error_usage(err, "--seccomp: empty (default, none, or a profile file)");
 		o->seccomp = arg;
+		o->hardening_given = 1;
+		o->given |= ST_GIVEN_SECCOMP;
+		return 0;
+	case OPT_CONFIG:
+		if (!*arg)
+			return st_error_usage(err, "--config: empty file name");
+		o->config = arg;
 		o->hardening_given = 1;
 		return 0;
 	case 'h':
@@ -347,6 +361,9 @@ static int parse_operands(int argc, char **argv, int ind, int value_index, struc
 					      st_net_mode_names[o->net]);
 		return 0;
 	}
+	/* With --config, CMD may come from its process.args. */
+	if (ind >= argc && o->config && !dashdash)
+		return 0;
 	if (ind >= argc)
 		return st_error_usage(err, dashdash ? "missing CMD after '--'"
 						    : "missing '-- CMD' (sandboxtime [OPTIONS] -- CMD [ARG...])");

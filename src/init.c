@@ -9,25 +9,32 @@
 #include "sandboxtime/signals.h"
 #include "sandboxtime/spawn.h"
 
-void st_exec_workload(const struct st_hardening *h, char *const *argv, int exec_err_fd)
+void st_exec_workload(const struct st_exec_spec *spec, int exec_err_fd)
 {
 	struct st_exec_report rep;
 	int e;
 
 	memset(&rep, 0, sizeof(rep));
-	rep.failed = st_harden_apply(h, &rep.steps, &rep.err) < 0;
+	if (spec->cwd && chdir(spec->cwd) < 0) {
+		st_error_set(&rep.err, errno, "cwd '%s'", spec->cwd);
+		rep.failed = 1;
+	}
+	if (!rep.failed)
+		rep.failed = st_harden_apply(&spec->harden, &rep.steps, &rep.err) < 0;
 	if (write(exec_err_fd, &rep, sizeof(rep)) != (ssize_t)sizeof(rep) || rep.failed)
 		_exit(ST_EXIT_FAILURE);
 	st_signals_restore();
-	execvp(argv[0], argv);
+	if (spec->envp)
+		execvpe(spec->argv[0], spec->argv, spec->envp);
+	else
+		execvp(spec->argv[0], spec->argv);
 	e = errno;
 	if (write(exec_err_fd, &e, sizeof(e)) != (ssize_t)sizeof(e))
 		_exit(ST_EXIT_FAILURE);
 	_exit(e == ENOENT ? ST_EXIT_NOT_FOUND : ST_EXIT_CANNOT_EXEC);
 }
 
-void st_init_run(const struct st_hardening *h, char *const *argv, int exec_err_fd, int report_fd,
-		 int own_pid_ns)
+void st_init_run(const struct st_exec_spec *spec, int exec_err_fd, int report_fd, int own_pid_ns)
 {
 	struct st_init_report rep;
 	struct st_error err;
@@ -50,7 +57,7 @@ void st_init_run(const struct st_hardening *h, char *const *argv, int exec_err_f
 	if (w < 0)
 		_exit(ST_EXIT_FAILURE);
 	if (w == 0)
-		st_exec_workload(h, argv, exec_err_fd);
+		st_exec_workload(spec, exec_err_fd);
 	close(exec_err_fd);
 
 	while (!done) {

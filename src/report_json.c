@@ -47,11 +47,11 @@ static json_t *config_json(const struct st_report *r)
 {
 	const struct st_opts *o = r->opts;
 
-	return json_pack("{s:o,s:s,s:I,s:I,s:I,s:o,s:b}", "ns", layer_names_json(r->mask), "net",
+	return json_pack("{s:o,s:s,s:I,s:I,s:I,s:o,s:b,s:o}", "ns", layer_names_json(r->mask), "net",
 			 st_net_mode_names[o->net], "repeat", (json_int_t)o->repeat, "warmup",
 			 (json_int_t)o->warmup, "deferred_repeat", (json_int_t)o->deferred_repeat,
 			 "cold_ms", o->cold_ms ? json_integer(o->cold_ms) : json_null(), "alone",
-			 o->alone);
+			 o->alone, "config_file", o->config ? json_string(o->config) : json_null());
 }
 
 static json_t *flags_json(unsigned int mask)

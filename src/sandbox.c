@@ -175,9 +175,8 @@ static void _noreturn_ sandbox_child(const struct st_sandbox_config *cfg, struct
 	/* sandboxtime holds the outside namespace now; ours must not leak into CMD. */
 	closep(&outside_fd);
 	if (cfg->no_init)
-		st_exec_workload(&cfg->harden, cfg->argv, ch->exec_wr);
-	st_init_run(&cfg->harden, cfg->argv, ch->exec_wr, ch->report_wr,
-		    !!(cfg->mask & ST_LAYER_BIT(ST_LAYER_PID)));
+		st_exec_workload(&cfg->exec, ch->exec_wr);
+	st_init_run(&cfg->exec, ch->exec_wr, ch->report_wr, !!(cfg->mask & ST_LAYER_BIT(ST_LAYER_PID)));
 }
 
 /* The parent's part of the user layer: the child's id maps. */
@@ -385,7 +384,7 @@ static int run(const struct st_sandbox_config *cfg, int own_pid_ns, struct outsi
 	}
 	st_steps_append(steps, &rep.steps);
 
-	ret = check_exec(&ch, w, cfg->argv[0], steps, err);
+	ret = check_exec(&ch, w, cfg->exec.argv[0], steps, err);
 	if (ret < 0)
 		return ret;
 	ret = collect_result(cfg, &ch, pid, start, w, err);

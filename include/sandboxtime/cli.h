@@ -22,6 +22,14 @@ enum st_format {
 	ST_FORMAT_CSV,
 };
 
+enum {
+	ST_GIVEN_NS = 1 << 0,
+	ST_GIVEN_NET = 1 << 1,
+	ST_GIVEN_CAPS = 1 << 2,
+	ST_GIVEN_NNP = 1 << 3,
+	ST_GIVEN_SECCOMP = 1 << 4,
+};
+
 struct st_opts {
 	enum st_command command;
 	unsigned int ns_mask;     /* asked layers, before availability */
@@ -50,6 +58,8 @@ struct st_opts {
 	int no_new_privs;     /* --no-new-privileges[=true|false], default on */
 	const char *seccomp;  /* --seccomp=default|none|FILE */
 	int hardening_given;  /* one of the four above was given (a run's options) */
+	const char *config;   /* --config: an OCI runtime-spec config.json */
+	unsigned int given;   /* ST_GIVEN_*: options on the command line win over --config */
 	char **argv; /* CMD and its arguments (run only) */
 };
 

@@ -26,12 +26,19 @@ struct st_exec_report {
 	struct st_steps steps;
 };
 
+/* What to exec, and how: from the command line or a config.json. */
+struct st_exec_spec {
+	char *const *argv;
+	char *const *envp; /* NULL: sandboxtime's own environment */
+	const char *cwd;   /* NULL: stay where sandboxtime was */
+	struct st_hardening harden;
+};
+
 /*
- * Hardens this process (@h), reports on @exec_fd and execs @argv; exits 125
- * when hardening fails, 127 or 126 when exec does.
+ * Enters @spec's cwd, hardens this process, reports on @exec_fd and execs;
+ * exits 125 when a step fails, 127 or 126 when exec does.
  */
-void __attribute__((noreturn)) st_exec_workload(const struct st_hardening *h, char *const *argv,
-						int exec_fd);
+void __attribute__((noreturn)) st_exec_workload(const struct st_exec_spec *spec, int exec_fd);
 
 /*
  * The sandbox's pid 1: forks the workload, forwards SIGINT, SIGTERM, SIGHUP,
@@ -40,7 +47,7 @@ void __attribute__((noreturn)) st_exec_workload(const struct st_hardening *h, ch
  * workload's code (128+N for signal N). Without a pid namespace it is a
  * subreaper and kills what the workload left behind, so nothing outlives it.
  */
-void __attribute__((noreturn)) st_init_run(const struct st_hardening *h, char *const *argv,
-					   int exec_err_fd, int report_fd, int own_pid_ns);
+void __attribute__((noreturn)) st_init_run(const struct st_exec_spec *spec, int exec_err_fd,
+					   int report_fd, int own_pid_ns);
 
 #endif
