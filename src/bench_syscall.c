@@ -7,6 +7,7 @@
 #include <sys/syscall.h>
 
 #include "sandboxtime/bench_syscall.h"
+#include "sandboxtime/caps.h"
 #include "sandboxtime/clock.h"
 #include "sandboxtime/layer.h"
 #include "sandboxtime/signals.h"
@@ -81,14 +82,14 @@ int st_bench_syscall_prepare(struct st_bench_syscall *b, unsigned int mask, unsi
 	b->mask = mask;
 	add_where(b, "host", 0);
 	add_where(b, "sandbox", mask);
-	ret = st_seccomp_compile("default", &add_where(b, "seccomp:default", mask)->filter, err);
+	ret = st_seccomp_compile("default", st_caps_default(), &add_where(b, "seccomp:default", mask)->filter, err);
 	for (size_t i = 0; ret == 0 && i < ARRAY_SIZE(rule_counts); i++) {
 		char name[32];
 
 		snprintf(name, sizeof(name), "seccomp:%u", rule_counts[i]);
 		if (rules_profile(rule_counts[i], profile, sizeof(profile)) < 0)
 			return st_error_set(err, ENOSPC, "bench: cannot make a profile of %u rules", rule_counts[i]);
-		ret = st_seccomp_compile_json(profile, strlen(profile), name, &add_where(b, name, mask)->filter,
+		ret = st_seccomp_compile_json(profile, strlen(profile), name, st_caps_default(), &add_where(b, name, mask)->filter,
 					      err);
 	}
 	return ret;

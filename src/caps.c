@@ -56,6 +56,20 @@ static int cap_lookup(const char *opt, const char *name, cap_value_t *cap, struc
 	return 0;
 }
 
+/* Whether the comma list @list names ALL (any case). */
+static int names_all(const char *list)
+{
+	for (const char *p = list; p && *p;) {
+		const char *end = strchr(p, ',');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+
+		if (len == 3 && strncasecmp(p, "all", 3) == 0)
+			return 1;
+		p = end ? end + 1 : NULL;
+	}
+	return 0;
+}
+
 static int edit(uint64_t *mask, const char *opt, const char *list, int add, struct st_error *err)
 {
 	_cleanup_free_ char *copy = NULL;
@@ -63,8 +77,8 @@ static int edit(uint64_t *mask, const char *opt, const char *list, int add, stru
 
 	if (!list)
 		return 0;
-	if (!*list)
-		return st_error_usage(err, "%s: empty list", opt);
+	if (!*list || list[0] == ',' || list[strlen(list) - 1] == ',' || strstr(list, ",,"))
+		return st_error_usage(err, "%s: empty element in '%s'", opt, list);
 	copy = strdup(list);
 	if (!copy)
 		return st_error_set(err, ENOMEM, "%s", opt);
@@ -72,10 +86,8 @@ static int edit(uint64_t *mask, const char *opt, const char *list, int add, stru
 		cap_value_t cap;
 		int ret;
 
-		if (strcasecmp(tok, "all") == 0) {
-			*mask = add ? ST_CAPS_ALL : 0;
-			continue;
-		}
+		if (strcasecmp(tok, "all") == 0)
+			continue; /* decided the base set: see st_caps_edit */
 		ret = cap_lookup(opt, tok, &cap, err);
 		if (ret < 0)
 			return ret;
@@ -87,10 +99,22 @@ static int edit(uint64_t *mask, const char *opt, const char *list, int add, stru
 	return 0;
 }
 
+/*
+ * As Docker (moby TweakCapabilities): ALL decides the set to start from
+ * (--cap-drop=ALL: none, else --cap-add=ALL: every one), the named drops
+ * come off it, then the named additions go on: --cap-add=ALL
+ * --cap-drop=NET_ADMIN keeps all but NET_ADMIN, and a name both dropped and
+ * added stays.
+ */
 int st_caps_edit(uint64_t *mask, const char *drop, const char *add, struct st_error *err)
 {
-	int ret = edit(mask, "--cap-drop", drop, 0, err);
+	int ret;
 
+	if (names_all(drop))
+		*mask = 0;
+	else if (names_all(add))
+		*mask = ST_CAPS_ALL;
+	ret = edit(mask, "--cap-drop", drop, 0, err);
 	if (ret == 0)
 		ret = edit(mask, "--cap-add", add, 1, err);
 	/* Bits the kernel does not have are not capabilities. */

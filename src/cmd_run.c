@@ -17,19 +17,19 @@
  * together) is timed on its own.
  */
 /* The config's seccomp profile, or the one --seccomp names (it wins). */
-static int compile_filter(const struct st_opts *o, const struct st_oci *oci, struct st_seccomp *sc,
-			  struct st_error *err)
+static int compile_filter(const struct st_opts *o, const struct st_oci *oci, uint64_t caps,
+			  struct st_seccomp *sc, struct st_error *err)
 {
 	_cleanup_free_ char *json = NULL;
 	char name[300];
 
 	if (!oci->seccomp || (o->given & ST_GIVEN_SECCOMP))
-		return st_seccomp_compile(o->seccomp, sc, err);
+		return st_seccomp_compile(o->seccomp, caps, sc, err);
 	json = json_dumps(oci->seccomp, JSON_COMPACT);
 	if (!json)
 		return st_error_set(err, ENOMEM, "--config: linux.seccomp");
 	snprintf(name, sizeof(name), "%s: .linux.seccomp", o->config);
-	return st_seccomp_compile_json(json, strlen(json), name, sc, err);
+	return st_seccomp_compile_json(json, strlen(json), name, caps, sc, err);
 }
 
 static int prepare_hardening(const struct st_opts *o, const struct st_oci *oci, struct st_hardening *h,
@@ -46,7 +46,7 @@ static int prepare_hardening(const struct st_opts *o, const struct st_oci *oci, 
 	if (ret < 0)
 		return ret;
 	t0 = st_now_ns();
-	ret = compile_filter(o, oci, sc, err);
+	ret = compile_filter(o, oci, h->caps, sc, err);
 	if (ret < 0)
 		return ret;
 	if (sc->prog)
@@ -135,6 +135,16 @@ int st_cmd_run(const struct st_opts *cli, int *exit_code, struct st_error *err)
 		ret = st_net_plan(o, s.report.host.rootless, &net, err);
 	if (ret == 0)
 		ret = prepare_hardening(o, &oci, &cfg.exec.harden, &sc, &steps, &s.report, err);
+	/*
+	 * Rootless without a user namespace the workload has no capability to
+	 * keep; and without no_new_privs the kernel would refuse its filter
+	 * (that takes CAP_SYS_ADMIN): say so now, not after measuring.
+	 */
+	if (ret == 0 && s.report.host.rootless && !(s.report.mask & ST_LAYER_BIT(ST_LAYER_USER))) {
+		cfg.exec.harden.caps = 0;
+		if (!o->no_new_privs && sc.prog)
+			ret = st_error_usage(err, "--no-new-privileges=false with a seccomp filter needs CAP_SYS_ADMIN, which a rootless run has only in a user namespace: add user to --ns, or --seccomp=none");
+	}
 	/* Warned once every check passed, so that a failure stays one line. */
 	if (ret == 0 && oci.ignored[0])
 		fprintf(stderr, "sandboxtime: warning: --config: ignored: %s\n", oci.ignored);

@@ -12,11 +12,13 @@ static int set_no_new_privs(struct st_error *err)
 	return 0;
 }
 
-int st_harden_apply(const struct st_hardening *h, struct st_steps *steps, struct st_error *err)
+int st_harden_apply_first(const struct st_hardening *h, int *filter_left, struct st_steps *steps,
+			  struct st_error *err)
 {
 	int filter = h->seccomp && h->seccomp->prog;
 	int ret = 0;
 
+	*filter_left = 0;
 	if (h->no_new_privs)
 		ret = ST_TIMED_STEP(steps, "no_new_privs", set_no_new_privs(err));
 	if (ret == 0 && filter && !h->no_new_privs)
@@ -24,6 +26,20 @@ int st_harden_apply(const struct st_hardening *h, struct st_steps *steps, struct
 	if (ret == 0)
 		ret = ST_TIMED_STEP(steps, "caps_drop", st_caps_apply(h->caps, err));
 	if (ret == 0 && filter && h->no_new_privs)
-		ret = ST_TIMED_STEP(steps, "seccomp_load", st_seccomp_load(h->seccomp, err));
+		*filter_left = 1;
+	return ret;
+}
+
+int st_harden_load_filter(const struct st_hardening *h, struct st_error *err)
+{
+	return st_seccomp_load(h->seccomp, err);
+}
+
+int st_harden_apply(const struct st_hardening *h, struct st_steps *steps, struct st_error *err)
+{
+	int left, ret = st_harden_apply_first(h, &left, steps, err);
+
+	if (ret == 0 && left)
+		ret = ST_TIMED_STEP(steps, "seccomp_load", st_harden_load_filter(h, err));
 	return ret;
 }

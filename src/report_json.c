@@ -169,7 +169,7 @@ static json_t *network_json(const struct st_net_plan *p)
 }
 
 /* What the workload gave up: its capabilities, no_new_privs, the filter. */
-static json_t *security_json(const struct st_hardening *h, int rootless)
+static json_t *security_json(const struct st_hardening *h, int in_userns)
 {
 	const struct st_seccomp *sc = h->seccomp;
 	json_t *caps = json_array(), *unknown = json_array();
@@ -192,7 +192,7 @@ static json_t *security_json(const struct st_hardening *h, int rootless)
 	}
 	json_decref(unknown);
 	return json_pack("{s:o,s:s,s:b,s:o}", "capabilities", caps, "capabilities_scope",
-			 rootless ? "user namespace" : "host", "no_new_privs", h->no_new_privs, "seccomp", filter);
+			 in_userns ? "user namespace" : "host", "no_new_privs", h->no_new_privs, "seccomp", filter);
 }
 
 static double tv_us(struct timeval tv)
@@ -266,7 +266,7 @@ json_t *st_report_json(const struct st_report *r)
 		if (r->net)
 			json_object_set_new(doc, "network", network_json(r->net));
 		if (r->harden)
-			json_object_set_new(doc, "security", security_json(r->harden, r->host.rootless));
+			json_object_set_new(doc, "security", security_json(r->harden, !!(r->mask & ST_LAYER_BIT(ST_LAYER_USER))));
 		json_object_set_new(doc, "workload",
 				    r->workload ? workload_json(r->opts, r->workload) : json_null());
 	}

@@ -197,7 +197,7 @@ static void print_run(const struct st_report *r, FILE *out)
 
 		st_caps_format(r->harden->caps, caps, sizeof(caps));
 		fprintf(out, "\nsecurity: capabilities %s%s; no_new_privs %s; seccomp ", caps[0] ? caps : "none",
-			r->host.rootless ? " (in the user namespace)" : "", r->harden->no_new_privs ? "on" : "off");
+			(r->mask & ST_LAYER_BIT(ST_LAYER_USER)) ? " (in the user namespace)" : "", r->harden->no_new_privs ? "on" : "off");
 		if (sc && sc->prog)
 			fprintf(out, "%s (%zu rules, %zu instructions)\n", sc->source, sc->rules, sc->len);
 		else

@@ -12,7 +12,9 @@
 #include <sys/stat.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 
+#include "sandboxtime/caps.h"
 #include "sandboxtime/seccomp_filter.h"
 #include "sandboxtime/version.h"
 
@@ -45,6 +47,7 @@ static const struct {
 	{ "SCMP_ACT_KILL_PROCESS", SCMP_ACT_KILL_PROCESS, 0 },
 	{ "SCMP_ACT_TRAP", SCMP_ACT_TRAP, 0 },
 	{ "SCMP_ACT_LOG", SCMP_ACT_LOG, 0 },
+	{ "SCMP_ACT_TRACE", 0, 2 }, /* SCMP_ACT_TRACE(errnoRet): a tracer's message */
 };
 
 static const struct {
@@ -61,6 +64,7 @@ static int parse_action(json_t *v, json_t *errno_ret, int default_errno, const s
 			uint32_t *out, struct st_error *err)
 {
 	const char *name = json_string_value(v);
+	uint16_t ret;
 
 	if (!name)
 		return bad(err, w, "%s", "must be a string like \"SCMP_ACT_ALLOW\"");
@@ -73,10 +77,12 @@ static int parse_action(json_t *v, json_t *errno_ret, int default_errno, const s
 		}
 		if (errno_ret && !json_is_integer(errno_ret))
 			return bad(err, w, "%s", "errnoRet must be a number");
-		*out = SCMP_ACT_ERRNO(errno_ret ? (uint16_t)json_integer_value(errno_ret)
-						: (uint16_t)default_errno);
+		ret = errno_ret ? (uint16_t)json_integer_value(errno_ret) : (uint16_t)default_errno;
+		*out = actions[i].takes_errno == 2 ? SCMP_ACT_TRACE(ret) : SCMP_ACT_ERRNO(ret);
 		return 0;
 	}
+	if (strcmp(name, "SCMP_ACT_NOTIFY") == 0)
+		return bad(err, w, "%s", "SCMP_ACT_NOTIFY is not supported (it needs a listener process)");
 	return bad(err, w, "unknown action \"%s\"", name);
 }
 
@@ -143,6 +149,12 @@ static int parse_args(json_t *args, const struct where *parent, struct scmp_arg_
 static void note_unknown(struct st_seccomp *out, const char *name)
 {
 	size_t used = strlen(out->unknown_names);
+	size_t len = strlen(name);
+
+	/* Once per name, however many rules use it. */
+	for (const char *p = strstr(out->unknown_names, name); p; p = strstr(p + 1, name))
+		if ((p == out->unknown_names || p[-1] == ',') && (p[len] == ',' || p[len] == '\0'))
+			return;
 
 	out->unknown++;
 	if (used + strlen(name) + 2 < sizeof(out->unknown_names))
@@ -150,9 +162,105 @@ static void note_unknown(struct st_seccomp *out, const char *name)
 			 used ? "," : "", name);
 }
 
-static int add_rule(scmp_filter_ctx ctx, json_t *rule, size_t idx, int default_errno,
+/* What a Docker profile's includes/excludes are checked against. */
+struct compile_env {
+	uint32_t default_action;
+	uint64_t caps;      /* the workload's capabilities */
+	const char *arch;   /* Docker's name of the native architecture: "amd64" */
+	int kernel[2];      /* major, minor of the running kernel */
+};
+
+static int in_string_list(json_t *list, const char *name)
+{
+	size_t i;
+	json_t *v;
+
+	json_array_foreach(list, i, v)
+		if (json_is_string(v) && strcasecmp(json_string_value(v), name) == 0)
+			return 1;
+	return 0;
+}
+
+/* Whether every capability named in @list is in @caps ("CAP_SYS_ADMIN"). */
+static int has_all_caps(json_t *list, uint64_t caps, int *unknown)
+{
+	size_t i;
+	json_t *v;
+
+	json_array_foreach(list, i, v) {
+		uint64_t one = 0;
+		struct st_error e;
+
+		if (!json_is_string(v) || st_caps_edit(&one, NULL, json_string_value(v), &e) < 0) {
+			*unknown = 1;
+			return 0;
+		}
+		if (!(caps & one))
+			return 0;
+	}
+	return 1;
+}
+
+static int has_any_cap(json_t *list, uint64_t caps, int *unknown)
+{
+	size_t i;
+	json_t *v;
+
+	json_array_foreach(list, i, v) {
+		uint64_t one = 0;
+		struct st_error e;
+
+		if (!json_is_string(v) || st_caps_edit(&one, NULL, json_string_value(v), &e) < 0) {
+			*unknown = 1;
+			return 0;
+		}
+		if (caps & one)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Docker's conditions on a rule, as moby evaluates them: it applies when the
+ * workload has every capability of includes.caps, runs on an architecture
+ * of includes.arches and a kernel of at least includes.minKernel, and has
+ * none of excludes.caps nor an architecture of excludes.arches. A rule whose
+ * condition cannot be judged is an error, never applied by guess.
+ */
+static int rule_applies(json_t *rule, const struct compile_env *env, const struct where *w,
+			int *applies, struct st_error *err)
+{
+	json_t *inc = json_object_get(rule, "includes"), *exc = json_object_get(rule, "excludes");
+	json_t *min = json_object_get(inc, "minKernel");
+	int unknown = 0, ok = 1;
+
+	if ((inc && !json_is_object(inc)) || (exc && !json_is_object(exc)))
+		return bad(err, w, "%s", "includes and excludes must be objects");
+	if (json_object_get(inc, "caps"))
+		ok &= has_all_caps(json_object_get(inc, "caps"), env->caps, &unknown);
+	if (json_object_get(inc, "arches"))
+		ok &= in_string_list(json_object_get(inc, "arches"), env->arch);
+	if (min) {
+		int maj = 0, minor = 0;
+
+		if (!json_is_string(min) || sscanf(json_string_value(min), "%d.%d", &maj, &minor) < 1)
+			return bad(err, w, "%s", "includes.minKernel must be like \"4.8\"");
+		ok &= env->kernel[0] > maj || (env->kernel[0] == maj && env->kernel[1] >= minor);
+	}
+	if (json_object_get(exc, "caps"))
+		ok &= !has_any_cap(json_object_get(exc, "caps"), env->caps, &unknown);
+	if (json_object_get(exc, "arches"))
+		ok &= !in_string_list(json_object_get(exc, "arches"), env->arch);
+	if (unknown)
+		return bad(err, w, "%s", "includes/excludes name an unknown capability");
+	*applies = ok;
+	return 0;
+}
+
+static int add_rule(scmp_filter_ctx ctx, json_t *rule, size_t idx, const struct compile_env *env,
 		    const char *file, struct st_seccomp *out, struct st_error *err)
 {
+	int applies = 1;
 	struct where w = { .file = file };
 	json_t *names = json_object_get(rule, "names"), *name;
 	struct scmp_arg_cmp cmp[6];
@@ -174,11 +282,19 @@ static int add_rule(scmp_filter_ctx ctx, json_t *rule, size_t idx, int default_e
 		return bad(err, &w, "%s", "names must be an array of syscall names");
 	}
 	snprintf(w.path, sizeof(w.path), ".syscalls[%zu].action", idx);
-	ret = parse_action(json_object_get(rule, "action"), json_object_get(rule, "errnoRet"),
-			   default_errno, &w, &action, err);
+	/* OCI: a rule's errnoRet defaults to EPERM (defaultErrnoRet is the default action's). */
+	ret = parse_action(json_object_get(rule, "action"), json_object_get(rule, "errnoRet"), EPERM,
+			   &w, &action, err);
 	snprintf(w.path, sizeof(w.path), ".syscalls[%zu]", idx);
 	if (ret == 0)
 		ret = parse_args(json_object_get(rule, "args"), &w, cmp, &ncmp, err);
+	if (ret == 0)
+		ret = rule_applies(rule, env, &w, &applies, err);
+	/* Skipped: a rule that does not apply here, or says what the default says (runc too). */
+	if (ret == 0 && (!applies || action == env->default_action)) {
+		json_decref(names);
+		return 0;
+	}
 	json_array_foreach(names, i, name) {
 		int nr;
 
@@ -238,8 +354,70 @@ static void ctx_releasep(scmp_filter_ctx *ctx)
 		seccomp_release(*ctx);
 }
 
-static int compile_doc(json_t *doc, const char *file, struct st_seccomp *out, struct st_error *err)
+/* Docker's names of architectures, from the kernel's (uname -m). */
+static const char *docker_arch(void)
 {
+	static struct utsname u;
+	static const struct {
+		const char *kernel, *docker;
+	} names[] = { { "x86_64", "amd64" }, { "aarch64", "arm64" }, { "i686", "x86" }, { "i386", "x86" } };
+
+	if (uname(&u) < 0)
+		return "";
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if (strcmp(u.machine, names[i].kernel) == 0)
+			return names[i].docker;
+	return u.machine;
+}
+
+static void compile_env_init(struct compile_env *env, uint32_t default_action, uint64_t caps)
+{
+	struct utsname u;
+
+	env->default_action = default_action;
+	env->caps = caps;
+	env->arch = docker_arch();
+	env->kernel[0] = env->kernel[1] = 0;
+	if (uname(&u) == 0)
+		sscanf(u.release, "%d.%d", &env->kernel[0], &env->kernel[1]);
+}
+
+/* Docker's archMap: the native architecture and its sub-architectures. */
+static int add_arch_map(scmp_filter_ctx ctx, json_t *map, const char *file, struct st_error *err)
+{
+	struct where w = { .file = file };
+	size_t i, k;
+	json_t *entry, *sub;
+
+	json_array_foreach(map, i, entry) {
+		json_t *arch = json_object_get(entry, "architecture");
+		char lower[32];
+		size_t n;
+
+		snprintf(w.path, sizeof(w.path), ".archMap[%zu].architecture", i);
+		if (!json_is_string(arch) || strncmp(json_string_value(arch), "SCMP_ARCH_", 10) != 0)
+			return bad(err, &w, "%s", "must be a string like \"SCMP_ARCH_X86_64\"");
+		for (n = 0; json_string_value(arch)[10 + n] && n + 1 < sizeof(lower); n++)
+			lower[n] = (char)tolower((unsigned char)json_string_value(arch)[10 + n]);
+		lower[n] = '\0';
+		if (seccomp_arch_resolve_name(lower) != seccomp_arch_native())
+			continue;
+		json_array_foreach(json_object_get(entry, "subArchitectures"), k, sub) {
+			int ret;
+
+			snprintf(w.path, sizeof(w.path), ".archMap[%zu].subArchitectures[%zu]", i, k);
+			ret = add_arch(ctx, sub, &w, err);
+			if (ret < 0)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+static int compile_doc(json_t *doc, const char *file, uint64_t caps, struct st_seccomp *out,
+		       struct st_error *err)
+{
+	struct compile_env env;
 	_cleanup_(ctx_releasep) scmp_filter_ctx ctx = NULL;
 	struct where w = { .file = file };
 	json_t *errno_default = json_object_get(doc, "defaultErrnoRet");
@@ -280,8 +458,14 @@ static int compile_doc(json_t *doc, const char *file, struct st_seccomp *out, st
 		snprintf(w.path, sizeof(w.path), ".syscalls");
 		return bad(err, &w, "%s", "must be an array");
 	}
+	if (json_is_array(json_object_get(doc, "archMap"))) {
+		ret = add_arch_map(ctx, json_object_get(doc, "archMap"), file, err);
+		if (ret < 0)
+			return ret;
+	}
+	compile_env_init(&env, default_action, caps);
 	json_array_foreach(rules, i, v) {
-		ret = add_rule(ctx, v, i, default_errno, file, out, err);
+		ret = add_rule(ctx, v, i, &env, file, out, err);
 		if (ret < 0)
 			return ret;
 	}
@@ -313,13 +497,14 @@ static uint64_t fnv1a(uint64_t h, const void *data, size_t len)
 	return h;
 }
 
-static uint64_t cache_key(const char *bytes, size_t len)
+static uint64_t cache_key(const char *bytes, size_t len, uint64_t caps)
 {
 	const struct scmp_version *v = seccomp_version();
 	char context[128];
 
-	snprintf(context, sizeof(context), "%u.%u.%u/%u/%s", v->major, v->minor, v->micro,
-		 seccomp_arch_native(), ST_VERSION);
+	/* The build too: a program compiled by other code must not come back. */
+	snprintf(context, sizeof(context), "%u.%u.%u/%u/%s/%s %s/%llx", v->major, v->minor, v->micro,
+		 seccomp_arch_native(), ST_VERSION, __DATE__, __TIME__, (unsigned long long)caps);
 	return fnv1a(fnv1a(0xcbf29ce484222325ull, bytes, len), context, strlen(context));
 }
 
@@ -421,21 +606,25 @@ static int profile_bytes(const char *spec, char **bytes, size_t *len, struct st_
 	fd = open(spec, O_RDONLY | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, &st) < 0)
 		return st_error_set(err, errno, "--seccomp: cannot read '%s'", spec);
-	if (!S_ISREG(st.st_mode) || st.st_size > (off_t)MAX_PROFILE)
-		return st_error_usage(err, "--seccomp: '%s' is not a profile file (a regular file under 4 MiB)", spec);
-	*bytes = malloc((size_t)st.st_size + 1);
+	if (S_ISDIR(st.st_mode))
+		return st_error_usage(err, "--seccomp: '%s' is a directory, not a profile", spec);
+	/* Read to the end: a pipe (<(...)) has no size to trust. */
+	*bytes = malloc(MAX_PROFILE + 1);
 	if (!*bytes)
 		return st_error_set(err, ENOMEM, "--seccomp");
-	n = read(fd, *bytes, (size_t)st.st_size);
-	if (n != st.st_size) {
+	*len = 0;
+	while ((n = TEMP_FAILURE_RETRY(read(fd, *bytes + *len, MAX_PROFILE + 1 - *len))) > 0)
+		*len += (size_t)n;
+	if (n < 0 || *len > MAX_PROFILE) {
+		int e = n < 0 ? errno : EFBIG;
+
 		free(*bytes);
-		return st_error_set(err, n < 0 ? errno : EIO, "--seccomp: reading '%s'", spec);
+		return st_error_set(err, e, "--seccomp: reading '%s' (at most 4 MiB)", spec);
 	}
-	*len = (size_t)n;
 	return 0;
 }
 
-int st_seccomp_compile(const char *spec, struct st_seccomp *out, struct st_error *err)
+int st_seccomp_compile(const char *spec, uint64_t caps, struct st_seccomp *out, struct st_error *err)
 {
 	const char *file = strcmp(spec, "default") == 0 ? "default profile" : spec;
 	char dir[512], path[600];
@@ -453,7 +642,7 @@ int st_seccomp_compile(const char *spec, struct st_seccomp *out, struct st_error
 	ret = profile_bytes(spec, &bytes, &len, err);
 	if (ret < 0)
 		return ret;
-	key = cache_key(bytes, len);
+	key = cache_key(bytes, len, caps);
 	if (cache_dir(dir, sizeof(dir)) == 0) {
 		cache_path(path, sizeof(path), dir, key);
 		out->cache = cache_read(path, key, out) == 0 ? ST_SECCOMP_CACHE_HIT : ST_SECCOMP_CACHE_MISS;
@@ -463,7 +652,7 @@ int st_seccomp_compile(const char *spec, struct st_seccomp *out, struct st_error
 		if (!doc)
 			ret = st_error_usage(err, "--seccomp: %s:%d: %s", file, jerr.line, jerr.text);
 		else
-			ret = compile_doc(doc, file, out, err);
+			ret = compile_doc(doc, file, caps, out, err);
 		if (ret == 0 && out->cache == ST_SECCOMP_CACHE_MISS)
 			cache_write(path, key, out);
 	}
@@ -472,8 +661,8 @@ int st_seccomp_compile(const char *spec, struct st_seccomp *out, struct st_error
 	return ret;
 }
 
-int st_seccomp_compile_json(const char *json, size_t len, const char *name, struct st_seccomp *out,
-			    struct st_error *err)
+int st_seccomp_compile_json(const char *json, size_t len, const char *name, uint64_t caps,
+			    struct st_seccomp *out, struct st_error *err)
 {
 	json_auto_t *doc = NULL;
 	json_error_t jerr;
@@ -483,7 +672,7 @@ int st_seccomp_compile_json(const char *json, size_t len, const char *name, stru
 	doc = json_loadb(json, len, 0, &jerr);
 	if (!doc)
 		return st_error_usage(err, "%s:%d: %s", name, jerr.line, jerr.text);
-	return compile_doc(doc, name, out, err);
+	return compile_doc(doc, name, caps, out, err);
 }
 
 int st_seccomp_load(const struct st_seccomp *f, struct st_error *err)

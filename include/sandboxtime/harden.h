@@ -25,4 +25,14 @@ struct st_hardening {
  */
 int st_harden_apply(const struct st_hardening *h, struct st_steps *steps, struct st_error *err);
 
+/*
+ * The same in two parts, for the process that execs: st_harden_apply_first()
+ * does all but a filter that goes last, and says in *@filter_left whether
+ * st_harden_load_filter() must follow, as the very last step before exec,
+ * after everything the process still has to say (a filter may deny write).
+ */
+int st_harden_apply_first(const struct st_hardening *h, int *filter_left, struct st_steps *steps,
+			  struct st_error *err);
+int st_harden_load_filter(const struct st_hardening *h, struct st_error *err);
+
 #endif

@@ -26,6 +26,16 @@ struct st_exec_report {
 	struct st_steps steps;
 };
 
+/*
+ * After the report, when the filter goes last: its load time, or why it
+ * failed. A filter that denies write(2) drops this message (and a failed
+ * exec's errno); sandboxtime then reports what it has.
+ */
+struct st_exec_tail {
+	int load_errno;
+	struct st_step step;
+};
+
 /* What to exec, and how: from the command line or a config.json. */
 struct st_exec_spec {
 	char *const *argv;

@@ -3,6 +3,7 @@
 #define SANDBOXTIME_SECCOMP_FILTER_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "sandboxtime/error.h"
 
@@ -40,14 +41,16 @@ extern const size_t st_seccomp_default_json_len;
  * A program compiled before from the same bytes, on the same architecture,
  * libseccomp and sandboxtime, is read back from the user's private cache
  * instead (out->cache says which).
+ * @caps are the workload's capabilities, against which a Docker profile's
+ * includes/excludes conditions are judged.
  * Errors name the file, the JSON path and the problem:
  * "x.json: .syscalls[3].action: unknown action \"SCMP_ACT_FOO\"".
  */
-int st_seccomp_compile(const char *spec, struct st_seccomp *out, struct st_error *err);
+int st_seccomp_compile(const char *spec, uint64_t caps, struct st_seccomp *out, struct st_error *err);
 
 /* Compiles a profile held in memory, named @name in errors; no cache. */
-int st_seccomp_compile_json(const char *json, size_t len, const char *name, struct st_seccomp *out,
-			    struct st_error *err);
+int st_seccomp_compile_json(const char *json, size_t len, const char *name, uint64_t caps,
+			    struct st_seccomp *out, struct st_error *err);
 
 /* Loads the compiled program into the calling process (needs no_new_privs or CAP_SYS_ADMIN). */
 int st_seccomp_load(const struct st_seccomp *f, struct st_error *err);
