@@ -56,7 +56,7 @@ Q := @
 endif
 
 LIB_SRCS := $(filter-out src/main.c,$(wildcard src/*.c))
-LIB_OBJS := $(LIB_SRCS:src/%.c=$(BUILD)/obj/%.o)
+LIB_OBJS := $(LIB_SRCS:src/%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/seccomp_default.o
 LIB := $(BUILD)/libsandboxtime.a
 BIN := $(BUILD)/sandboxtime
 
@@ -67,6 +67,25 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 all: $(BIN)
 
 $(BUILD)/obj/%.o: src/%.c $(FLAGS_FILE)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(ST_CFLAGS) $(CFLAGS) -c -o $@ $<
+
+# The default seccomp profile is part of the binary, so that a copy of it
+# anywhere (rootless tests run one from /tmp) needs no data file: od(1) turns
+# the JSON into a C array.
+$(BUILD)/gen/seccomp_default.c: configs/seccomp/default.json
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  GEN     $@")
+	$(Q){ echo '/* Generated from $< by the Makefile: do not edit. */'; \
+	  echo '#include "sandboxtime/seccomp_filter.h"'; \
+	  echo 'const char st_seccomp_default_json[] = {'; \
+	  od -An -v -tx1 $< | sed 's/[0-9a-f][0-9a-f]/0x&,/g'; \
+	  echo '0x00 };'; \
+	  echo 'const size_t st_seccomp_default_json_len = sizeof(st_seccomp_default_json) - 1;'; \
+	} > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(ST_CFLAGS) $(CFLAGS) -c -o $@ $<

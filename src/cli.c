@@ -35,6 +35,11 @@ enum {
 	OPT_SIZE,
 	OPT_RR,
 	OPT_NO_RR,
+	OPT_CAP_ADD,
+	OPT_CAP_DROP,
+	OPT_NNP,
+	OPT_SECCOMP,
+	OPT_CONFIG,
 };
 
 static const struct option long_options[] = {
@@ -63,16 +68,22 @@ static const struct option long_options[] = {
 	{ "size", required_argument, NULL, OPT_SIZE },
 	{ "rr", no_argument, NULL, OPT_RR },
 	{ "no-rr", no_argument, NULL, OPT_NO_RR },
+	{ "cap-add", required_argument, NULL, OPT_CAP_ADD },
+	{ "cap-drop", required_argument, NULL, OPT_CAP_DROP },
+	{ "no-new-privileges", optional_argument, NULL, OPT_NNP },
+	{ "seccomp", required_argument, NULL, OPT_SECCOMP },
+	{ "config", required_argument, NULL, OPT_CONFIG },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
 };
 
 /* Subcommands of DESIGN.md that this version does not have yet. */
-static const char *const later_commands[] = { "bench" };
-
 /* The options that mean something to `orphans`; any other is a usage error. */
 static const int orphans_options[] = { OPT_FORMAT, 'J', 'o', 'q', OPT_ALL, 'h', 'V' };
+
+/* sandboxtime bench NAME: the micro-benchmarks behind the numbers. */
+static const char *const bench_names[] = { "syscall" };
 
 void st_cli_usage(FILE *out)
 {
@@ -82,6 +93,7 @@ void st_cli_usage(FILE *out)
 	      " sandboxtime cleanup [--dry-run]         delete stv<pid>/stbr<pid> links of a killed sandboxtime\n"
 	      " sandboxtime orphans [OPTIONS]           find network namespaces no process lives in any more\n"
 	      " sandboxtime netbench [OPTIONS]          TCP throughput and latency: loopback vs veth vs bridge\n"
+	      " sandboxtime bench syscall [OPTIONS]     syscall cost on the host, in a sandbox, with seccomp\n"
 	      " sandboxtime --help | --version\n"
 	      "\n"
 	      "Measure what each layer of isolation costs: setup, ready, teardown and the\n"
@@ -125,6 +137,12 @@ void st_cli_usage(FILE *out)
 	      " -v, --verbose          also print min, median, p95, mean and stddev of every figure\n"
 	      "     --hostname=NAME    hostname inside the sandbox (default: sandbox)\n"
 	      "     --no-init          exec CMD as the sandbox's first process, without the init\n"
+	      "     --cap-add=LIST     give the workload these capabilities too (CAP_NET_ADMIN,...)\n"
+	      "     --cap-drop=LIST    take these from it (ALL: every one); default: Docker's set\n"
+	      "     --no-new-privileges[=true|false]\n"
+	      "                        set no_new_privs for the workload (default: true)\n"
+	      "     --seccomp=PROFILE  default (built in), none, or an OCI/Docker JSON profile file\n"
+	      "     --config=FILE      read an OCI runtime-spec config.json (options given here win)\n"
 	      "     --dry-run          cleanup: list what would be deleted, delete nothing\n"
 	      "     --all              orphans: also show the active namespaces in the table\n"
 	      " -h, --help             display this help\n"
@@ -148,6 +166,8 @@ static void set_defaults(struct st_opts *o)
 	o->warmup = 3;
 	o->deferred_repeat = UINT_MAX; /* resolved after parsing */
 	o->cpu = -1;
+	o->no_new_privs = 1;
+	o->seccomp = "default";
 	o->format = ST_FORMAT_TABLE;
 	o->rr = -1;
 }
@@ -183,8 +203,10 @@ static int parse_option(int c, const char *arg, struct st_opts *o, struct st_err
 
 	switch (c) {
 	case OPT_NS:
+		o->given |= ST_GIVEN_NS;
 		return st_layer_parse(arg, &o->ns_mask, &o->ns_explicit, err);
 	case OPT_NET:
+		o->given |= ST_GIVEN_NET;
 		return st_ns_net_parse_mode(arg, &o->net, &o->join, err);
 	case OPT_REPEAT:
 		o->repeat_given = 1;
@@ -249,6 +271,37 @@ static int parse_option(int c, const char *arg, struct st_opts *o, struct st_err
 	case OPT_NO_RR:
 		o->rr = c == OPT_RR;
 		return 0;
+	case OPT_CAP_ADD:
+	case OPT_CAP_DROP:
+		*(c == OPT_CAP_ADD ? &o->cap_add : &o->cap_drop) = arg;
+		o->hardening_given = 1;
+		o->given |= ST_GIVEN_CAPS;
+		return 0;
+	case OPT_NNP:
+		o->hardening_given = 1;
+		o->given |= ST_GIVEN_NNP;
+		if (!arg || strcmp(arg, "true") == 0) {
+			o->no_new_privs = 1;
+			return 0;
+		}
+		if (strcmp(arg, "false") == 0) {
+			o->no_new_privs = 0;
+			return 0;
+		}
+		return st_error_usage(err, "--no-new-privileges: '%s' is neither true nor false", arg);
+	case OPT_SECCOMP:
+		if (!*arg)
+			return st_error_usage(err, "--seccomp: empty (default, none, or a profile file)");
+		o->seccomp = arg;
+		o->hardening_given = 1;
+		o->given |= ST_GIVEN_SECCOMP;
+		return 0;
+	case OPT_CONFIG:
+		if (!*arg)
+			return st_error_usage(err, "--config: empty file name");
+		o->config = arg;
+		o->hardening_given = 1;
+		return 0;
 	case 'h':
 		o->command = ST_CMD_HELP;
 		return 0;
@@ -296,14 +349,23 @@ static int parse_command(int argc, char **argv, struct st_opts *o, int *first,
 		*first = 2;
 		return 0;
 	}
+	if (strcmp(argv[1], "bench") == 0) {
+		o->command = ST_CMD_BENCH;
+		*first = 3;
+		if (argc < 3 || argv[2][0] == '-')
+			return st_error_usage(err, "bench: which benchmark? (known: syscall)");
+		for (size_t i = 0; i < ARRAY_SIZE(bench_names); i++)
+			if (strcmp(argv[2], bench_names[i]) == 0)
+				o->bench = bench_names[i];
+		if (!o->bench)
+			return st_error_usage(err, "bench: unknown benchmark '%s' (known: syscall)", argv[2]);
+		return 0;
+	}
 	if (strcmp(argv[1], "layers") == 0 || strcmp(argv[1], "cleanup") == 0) {
 		o->command = argv[1][0] == 'l' ? ST_CMD_LAYERS : ST_CMD_CLEANUP;
 		*first = 2;
 		return 0;
 	}
-	for (size_t i = 0; i < ARRAY_SIZE(later_commands); i++)
-		if (strcmp(argv[1], later_commands[i]) == 0)
-			return st_error_usage(err, "'%s' is not available in this version", argv[1]);
 	return st_error_usage(err, "unknown command '%s' (to run it in a sandbox: sandboxtime [OPTIONS] -- %s)",
 			      argv[1], argv[1]);
 }
@@ -380,6 +442,16 @@ static int parse_operands(int argc, char **argv, int ind, int value_index, struc
 			return st_error_usage(err, "cleanup: unexpected argument '%s'", argv[ind]);
 		return 0;
 	}
+	if (o->command == ST_CMD_BENCH) {
+		if (ind < argc)
+			return st_error_usage(err, "bench: unexpected argument '%s'", argv[ind]);
+		if (o->repeat == 0)
+			return st_error_usage(err, "--repeat=0: bench would measure nothing (use N >= 1)");
+		if (o->hostname || o->no_init || o->hardening_given || o->net != ST_NET_NONE)
+			return st_error_usage(err, "bench %s builds its own sandboxes: only --ns, --repeat, --cpu and the output options apply",
+					      o->bench);
+		return 0;
+	}
 	if (o->command == ST_CMD_LAYERS) {
 		if (ind < argc)
 			return st_error_usage(err, "layers: unexpected argument '%s' (layers runs no command)",
@@ -389,12 +461,17 @@ static int parse_operands(int argc, char **argv, int ind, int value_index, struc
 		if (o->hostname || o->no_init)
 			return st_error_usage(err, "layers runs no command: --%s applies to a run only",
 					      o->hostname ? "hostname" : "no-init");
+		if (o->hardening_given)
+			return st_error_usage(err, "layers runs no command: capabilities, no_new_privs and seccomp apply to a run");
 		/* Measured sets are never wired: the wiring is a run's (host alone changes the sets). */
 		if (o->net != ST_NET_NONE && o->net != ST_NET_HOST)
 			return st_error_usage(err, "layers measures namespaces only: --net=%s applies to a run",
 					      st_net_mode_names[o->net]);
 		return 0;
 	}
+	/* With --config, CMD may come from its process.args. */
+	if (ind >= argc && o->config && !dashdash)
+		return 0;
 	if (ind >= argc)
 		return st_error_usage(err, dashdash ? "missing CMD after '--'"
 						    : "missing '-- CMD' (sandboxtime [OPTIONS] -- CMD [ARG...])");

@@ -2,25 +2,152 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "sandboxtime/caps.h"
 #include "sandboxtime/cmd.h"
 #include "sandboxtime/ns_uts.h"
+#include "sandboxtime/oci.h"
 #include "sandboxtime/sandbox.h"
+#include "sandboxtime/seccomp_filter.h"
 #include "sandboxtime/session.h"
 
-int st_cmd_run(const struct st_opts *o, int *exit_code, struct st_error *err)
+/*
+ * The workload's capabilities and seccomp program, decided and compiled
+ * before anything is measured: a bad capability name or profile costs
+ * nothing, and the compile step (which can exceed all the namespaces
+ * together) is timed on its own.
+ */
+/* The config's seccomp profile, or the one --seccomp names (it wins). */
+static int compile_filter(const struct st_opts *o, const struct st_oci *oci, uint64_t caps,
+			  struct st_seccomp *sc, struct st_error *err)
 {
-	struct st_session s __attribute__((cleanup(st_session_end)));
+	_cleanup_free_ char *json = NULL;
+	char name[300];
+
+	if (!oci->seccomp || (o->given & ST_GIVEN_SECCOMP))
+		return st_seccomp_compile(o->seccomp, caps, sc, err);
+	json = json_dumps(oci->seccomp, JSON_COMPACT);
+	if (!json)
+		return st_error_set(err, ENOMEM, "--config: linux.seccomp");
+	snprintf(name, sizeof(name), "%s: .linux.seccomp", o->config);
+	return st_seccomp_compile_json(json, strlen(json), name, caps, sc, err);
+}
+
+static int prepare_hardening(const struct st_opts *o, const struct st_oci *oci, struct st_hardening *h,
+			     struct st_seccomp *sc, struct st_steps *steps, struct st_report *r,
+			     struct st_error *err)
+{
+	uint64_t t0;
+	int ret;
+
+	/* --cap-add/--cap-drop edit Docker's set; without them, the config's bounding set. */
+	h->caps = oci->has_caps && !(o->given & ST_GIVEN_CAPS) ? oci->caps : st_caps_default();
+	h->no_new_privs = o->no_new_privs;
+	ret = st_caps_edit(&h->caps, o->cap_drop, o->cap_add, err);
+	if (ret < 0)
+		return ret;
+	t0 = st_now_ns();
+	ret = compile_filter(o, oci, h->caps, sc, err);
+	if (ret < 0)
+		return ret;
+	if (sc->prog)
+		st_steps_add(steps, sc->cache == ST_SECCOMP_CACHE_HIT ? "seccomp_cache_read" : "seccomp_compile",
+			     st_now_ns() - t0);
+	h->seccomp = sc;
+	if (!o->no_new_privs)
+		fprintf(stderr, "sandboxtime: warning: --no-new-privileges=false: setuid and file-capability programs in the sandbox can gain privileges\n");
+	/* Like runc: names this libseccomp or arch does not know are skipped, and said once. */
+	if (sc->unknown) {
+		if (strcmp(o->seccomp, "default") != 0)
+			fprintf(stderr, "sandboxtime: warning: --seccomp: %zu syscall name(s) unknown here, skipped: %s\n",
+				sc->unknown, sc->unknown_names);
+		st_report_add_error(r, "seccomp: %zu syscall name(s) unknown to this libseccomp, skipped: %s",
+				    sc->unknown, sc->unknown_names);
+	}
+	return 0;
+}
+
+/*
+ * --config: what the file says, where the command line said nothing. The
+ * result is the options the run uses; @oci owns the strings it points to.
+ */
+static int apply_config(const struct st_opts *o, struct st_oci *oci, struct st_opts *eff,
+			struct st_report *r, struct st_error *err)
+{
+	int ret;
+
+	*eff = *o;
+	if (!o->config)
+		return 0;
+	ret = st_oci_load(o->config, oci, err);
+	if (ret < 0)
+		return ret;
+	if (!eff->argv && !oci->args)
+		return st_error_usage(err, "--config: %s has no process.args, and no '-- CMD' was given", o->config);
+	if (!eff->argv)
+		eff->argv = oci->args;
+	if (!eff->hostname && oci->hostname) {
+		ret = st_ns_uts_validate(oci->hostname, err);
+		if (ret < 0)
+			return st_error_wrap(err, "--config: %s: .hostname", o->config);
+		eff->hostname = oci->hostname;
+	}
+	if (oci->has_ns && !(o->given & ST_GIVEN_NS)) {
+		/* Named in the file, so each one must exist: as if given with --ns. */
+		eff->ns_mask = eff->ns_explicit = oci->ns_mask;
+		if (!(o->given & ST_GIVEN_NET))
+			eff->net = oci->net_path ? ST_NET_JOIN : (oci->ns_mask & ST_LAYER_BIT(ST_LAYER_NET)) ? ST_NET_NONE
+														: ST_NET_HOST;
+		eff->join = oci->net_path;
+	}
+	if (oci->has_nnp && !(o->given & ST_GIVEN_NNP))
+		eff->no_new_privs = oci->nnp;
+	if (eff->hostname && !(eff->ns_mask & ST_LAYER_BIT(ST_LAYER_UTS)))
+		return st_error_usage(err, "--config: a hostname needs the uts namespace");
+	/* Never silently dropped: what the file says and sandboxtime does not do. */
+	if (oci->ignored[0])
+		st_report_add_error(r, "--config: ignored: %s", oci->ignored);
+	return 0;
+}
+
+int st_cmd_run(const struct st_opts *cli, int *exit_code, struct st_error *err)
+{
+	struct st_oci oci __attribute__((cleanup(st_oci_free))) = { .args = NULL };
+	struct st_report notes = { .nerrors = 0 };
+	struct st_opts eff;
+	const struct st_opts *o = &eff;
+	struct st_session s __attribute__((cleanup(st_session_end))) = { .opts = NULL };
 	struct st_sandbox_config cfg = { 0 };
 	struct st_steps steps = { 0 };
 	struct st_net_plan net __attribute__((cleanup(st_net_plan_release))) = { .join_fd = -1 };
+	struct st_seccomp sc __attribute__((cleanup(st_seccomp_free))) = { .prog = NULL };
 	struct st_workload w;
 	int ret;
 
 	*exit_code = ST_EXIT_FAILURE;
+	ret = apply_config(cli, &oci, &eff, &notes, err);
+	if (ret < 0)
+		return ret;
 	ret = st_session_prepare(&s, o, err);
+	for (size_t i = 0; i < notes.nerrors; i++)
+		st_report_add_error(&s.report, "%s", notes.errors[i]);
 	/* Names and addresses are checked before measuring, so bad input costs nothing. */
 	if (ret == 0)
 		ret = st_net_plan(o, s.report.host.rootless, &net, err);
+	if (ret == 0)
+		ret = prepare_hardening(o, &oci, &cfg.exec.harden, &sc, &steps, &s.report, err);
+	/*
+	 * Rootless without a user namespace the workload has no capability to
+	 * keep; and without no_new_privs the kernel would refuse its filter
+	 * (that takes CAP_SYS_ADMIN): say so now, not after measuring.
+	 */
+	if (ret == 0 && s.report.host.rootless && !(s.report.mask & ST_LAYER_BIT(ST_LAYER_USER))) {
+		cfg.exec.harden.caps = 0;
+		if (!o->no_new_privs && sc.prog)
+			ret = st_error_usage(err, "--no-new-privileges=false with a seccomp filter needs CAP_SYS_ADMIN, which a rootless run has only in a user namespace: add user to --ns, or --seccomp=none");
+	}
+	/* Warned once every check passed, so that a failure stays one line. */
+	if (ret == 0 && oci.ignored[0])
+		fprintf(stderr, "sandboxtime: warning: --config: ignored: %s\n", oci.ignored);
 	/* --repeat=0: no calibration, only the one real sandbox. */
 	if (ret == 0 && o->repeat > 0)
 		ret = st_session_measure(&s, err);
@@ -32,7 +159,9 @@ int st_cmd_run(const struct st_opts *o, int *exit_code, struct st_error *err)
 	cfg.rootless = s.report.host.rootless;
 	cfg.hostname = o->hostname ? o->hostname : ST_DEFAULT_HOSTNAME;
 	cfg.no_init = o->no_init;
-	cfg.argv = o->argv;
+	cfg.exec.argv = o->argv;
+	cfg.exec.envp = oci.env;
+	cfg.exec.cwd = oci.cwd;
 	cfg.mask = s.report.mask;
 	cfg.net = &net;
 	ret = st_sandbox_run(&cfg, &steps, &w, err);
@@ -48,7 +177,7 @@ int st_cmd_run(const struct st_opts *o, int *exit_code, struct st_error *err)
 			return -clone_err.errnum;
 		}
 		cfg.mask = s.report.mask;
-		memset(&steps, 0, sizeof(steps));
+		steps.n = sc.prog ? 1 : 0; /* keep seccomp_compile, drop the failed attempt's */
 		ret = st_sandbox_run(&cfg, &steps, &w, err);
 	}
 	if (ret < 0) {
@@ -59,6 +188,7 @@ int st_cmd_run(const struct st_opts *o, int *exit_code, struct st_error *err)
 	s.report.steps = &steps;
 	s.report.workload = &w;
 	s.report.net = &net;
+	s.report.harden = &cfg.exec.harden;
 	if (w.teardown_error[0]) {
 		/* Something we made may have outlived us: say so even with -q. */
 		fprintf(stderr, "sandboxtime: warning: %s\n", w.teardown_error);

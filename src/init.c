@@ -9,19 +9,49 @@
 #include "sandboxtime/signals.h"
 #include "sandboxtime/spawn.h"
 
-void st_exec_workload(char *const *argv, int exec_err_fd)
+void st_exec_workload(const struct st_exec_spec *spec, int exec_err_fd)
 {
-	int e;
+	struct st_exec_report rep;
+	int filter_left = 0, e;
 
+	memset(&rep, 0, sizeof(rep));
+	/* Before any filter: one may deny rt_sigprocmask, and the workload needs its mask back. */
 	st_signals_restore();
-	execvp(argv[0], argv);
+	if (spec->cwd && chdir(spec->cwd) < 0) {
+		st_error_set(&rep.err, errno, "cwd '%s'", spec->cwd);
+		rep.failed = 1;
+	}
+	if (!rep.failed)
+		rep.failed = st_harden_apply_first(&spec->harden, &filter_left, &rep.steps, &rep.err) < 0;
+	if (write(exec_err_fd, &rep, sizeof(rep)) != (ssize_t)sizeof(rep) || rep.failed)
+		_exit(ST_EXIT_FAILURE);
+	if (filter_left) {
+		struct st_exec_tail tail;
+		struct st_error err;
+		uint64_t t0 = st_now_ns();
+
+		memset(&tail, 0, sizeof(tail));
+		if (st_harden_load_filter(&spec->harden, &err) < 0)
+			tail.load_errno = err.errnum ? err.errnum : EINVAL;
+		snprintf(tail.step.name, sizeof(tail.step.name), "seccomp_load");
+		tail.step.us = st_ns_to_us(st_now_ns() - t0);
+		/* Best effort: the filter now in force may deny write(2). */
+		if (write(exec_err_fd, &tail, sizeof(tail)) < 0 && tail.load_errno)
+			_exit(ST_EXIT_FAILURE);
+		if (tail.load_errno)
+			_exit(ST_EXIT_FAILURE);
+	}
+	if (spec->envp)
+		execvpe(spec->argv[0], spec->argv, spec->envp);
+	else
+		execvp(spec->argv[0], spec->argv);
 	e = errno;
 	if (write(exec_err_fd, &e, sizeof(e)) != (ssize_t)sizeof(e))
 		_exit(ST_EXIT_FAILURE);
 	_exit(e == ENOENT ? ST_EXIT_NOT_FOUND : ST_EXIT_CANNOT_EXEC);
 }
 
-void st_init_run(char *const *argv, int exec_err_fd, int report_fd, int own_pid_ns)
+void st_init_run(const struct st_exec_spec *spec, int exec_err_fd, int report_fd, int own_pid_ns)
 {
 	struct st_init_report rep;
 	struct st_error err;
@@ -44,7 +74,7 @@ void st_init_run(char *const *argv, int exec_err_fd, int report_fd, int own_pid_
 	if (w < 0)
 		_exit(ST_EXIT_FAILURE);
 	if (w == 0)
-		st_exec_workload(argv, exec_err_fd);
+		st_exec_workload(spec, exec_err_fd);
 	close(exec_err_fd);
 
 	while (!done) {

@@ -58,6 +58,9 @@ int main(int argc, char **argv)
 	case ST_CMD_NETBENCH:
 		ret = st_cmd_netbench(&opts, &code, &err);
 		break;
+	case ST_CMD_BENCH:
+		ret = st_cmd_bench(&opts, &code, &err);
+		break;
 	case ST_CMD_CLEANUP:
 		ret = st_cmd_cleanup(&opts, &code, &err);
 		break;

@@ -72,8 +72,27 @@ static void unavailable_row(const struct st_report *r, int l, FILE *out)
 	fputs(",,,\n", out);
 }
 
+/* bench: one row per op and place; units in the header only. */
+static void bench_csv(const struct st_bench_syscall *b, FILE *out)
+{
+	fputs("op,where,median_us,p95_us,min_us,mean_us,stddev_us,n\n", out);
+	for (int op = 0; op < ST_BENCH_OPS; op++) {
+		for (size_t i = 0; i < b->nwhere; i++) {
+			struct st_stats st;
+
+			st_stats_compute(b->where[i].us[op].v, b->where[i].us[op].n, &st);
+			fprintf(out, "%s,%s,%.4f,%.4f,%.4f,%.4f,%.4f,%zu\n", st_bench_op_names[op], b->where[i].name,
+				st.median, st.p95, st.min, st.mean, st.stddev, st.n);
+		}
+	}
+}
+
 int st_report_write_csv(const struct st_report *r, FILE *out, struct st_error *err)
 {
+	if (r->bench) {
+		bench_csv(r->bench, out);
+		return ferror(out) ? st_error_set(err, EIO, "report: writing CSV") : 0;
+	}
 	header(out);
 	for (size_t i = 0; r->m && i < r->m->nsets; i++)
 		row(r->m, i, out);

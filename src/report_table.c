@@ -3,7 +3,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "sandboxtime/caps.h"
 #include "sandboxtime/clock.h"
+#include "sandboxtime/seccomp_filter.h"
 #include "sandboxtime/report.h"
 #include "sandboxtime/version.h"
 
@@ -191,6 +193,18 @@ static void print_run(const struct st_report *r, FILE *out)
 			p->mode == ST_NET_BRIDGE ? p->bridge : "",
 			p->simulated_host ? "; rootless: the host side is a namespace sandboxtime made" : "");
 	}
+	if (r->harden) {
+		const struct st_seccomp *sc = r->harden->seccomp;
+		char caps[1024];
+
+		st_caps_format(r->harden->caps, caps, sizeof(caps));
+		fprintf(out, "\nsecurity: capabilities %s%s; no_new_privs %s; seccomp ", caps[0] ? caps : "none",
+			(r->mask & ST_LAYER_BIT(ST_LAYER_USER)) ? " (in the user namespace)" : "", r->harden->no_new_privs ? "on" : "off");
+		if (sc && sc->prog)
+			fprintf(out, "%s (%zu rules, %zu instructions)\n", sc->source, sc->rules, sc->len);
+		else
+			fputs("none\n", out);
+	}
 	if (!w)
 		return;
 	fprintf(out, "\nworkload: ");
@@ -204,8 +218,31 @@ static void print_run(const struct st_report *r, FILE *out)
 		w->ru.ru_maxrss);
 }
 
+static void print_bench(const struct st_bench_syscall *b, FILE *out)
+{
+	fprintf(out, "%u samples of %u calls each, interleaved; nanoseconds per call\n\n", b->repeat, b->calls);
+	fprintf(out, "%-14s %-16s %10s %10s %12s\n", "OP", "WHERE", "median", "p95", "over host");
+	for (int op = 0; op < ST_BENCH_OPS; op++) {
+		struct st_stats host;
+
+		st_stats_compute(b->where[0].us[op].v, b->where[0].us[op].n, &host);
+		for (size_t i = 0; i < b->nwhere; i++) {
+			struct st_stats st;
+
+			st_stats_compute(b->where[i].us[op].v, b->where[i].us[op].n, &st);
+			fprintf(out, "%-14s %-16s %10.1f %10.1f %+12.1f\n", st_bench_op_names[op], b->where[i].name,
+				st.median * 1000, st.p95 * 1000, (st.median - host.median) * 1000);
+		}
+	}
+}
+
 int st_report_write_table(const struct st_report *r, FILE *out, int tty, struct st_error *err)
 {
+	if (r->bench) {
+		print_header(r, out);
+		print_bench(r->bench, out);
+		return ferror(out) ? st_error_set(err, EIO, "report: writing the table") : 0;
+	}
 	print_header(r, out);
 	if (r->m)
 		print_layers(r, out, tty);

@@ -175,8 +175,8 @@ static void _noreturn_ sandbox_child(const struct st_sandbox_config *cfg, struct
 	/* sandboxtime holds the outside namespace now; ours must not leak into CMD. */
 	closep(&outside_fd);
 	if (cfg->no_init)
-		st_exec_workload(cfg->argv, ch->exec_wr);
-	st_init_run(cfg->argv, ch->exec_wr, ch->report_wr, !!(cfg->mask & ST_LAYER_BIT(ST_LAYER_PID)));
+		st_exec_workload(&cfg->exec, ch->exec_wr);
+	st_init_run(&cfg->exec, ch->exec_wr, ch->report_wr, !!(cfg->mask & ST_LAYER_BIT(ST_LAYER_PID)));
 }
 
 /* The parent's part of the user layer: the child's id maps. */
@@ -224,16 +224,45 @@ static int wait_forwarding(pid_t pid, int *status, struct rusage *ru, struct st_
 }
 
 /* EOF on the exec pipe: CMD was executed. An int: the errno that stopped it. */
+/*
+ * The exec pipe: the report, then, when the filter went last, its tail, then
+ * an errno if exec failed; EOF means exec worked. A filter that denies
+ * write(2) can drop the tail and the errno: what arrives is read for what
+ * its size says.
+ */
 static int check_exec(struct channel *ch, struct st_workload *w, const char *cmd,
-		      struct st_error *err)
+		      struct st_steps *steps, struct st_error *err)
 {
+	struct st_exec_report rep;
+	char rest[sizeof(struct st_exec_tail) + sizeof(int)];
+	size_t got = 0;
+	ssize_t n = TEMP_FAILURE_RETRY(read(ch->exec_rd, &rep, sizeof(rep)));
 	int e;
-	ssize_t n = TEMP_FAILURE_RETRY(read(ch->exec_rd, &e, sizeof(e)));
 
-	if (n == 0)
+	if (n != (ssize_t)sizeof(rep))
+		return st_error_set(err, EPROTO, "sandbox: the workload's process died before exec");
+	if (rep.failed) {
+		*err = rep.err;
+		return st_error_wrap(err, "sandbox");
+	}
+	st_steps_append(steps, &rep.steps);
+	while ((n = TEMP_FAILURE_RETRY(read(ch->exec_rd, rest + got, sizeof(rest) - got))) > 0)
+		got += (size_t)n;
+	if (got >= sizeof(struct st_exec_tail)) {
+		struct st_exec_tail tail;
+
+		memcpy(&tail, rest, sizeof(tail));
+		if (tail.load_errno)
+			return st_error_set(err, tail.load_errno, "sandbox: seccomp: loading the filter");
+		st_steps_add(steps, tail.step.name, (uint64_t)(tail.step.us * 1000.0));
+		memmove(rest, rest + sizeof(tail), got - sizeof(tail));
+		got -= sizeof(tail);
+	}
+	if (got == 0)
 		return 0;
-	if (n != (ssize_t)sizeof(e))
+	if (got != sizeof(e))
 		return st_error_set(err, EPROTO, "sandbox: lost the exec status of '%s'", cmd);
+	memcpy(&e, rest, sizeof(e));
 	w->exec_errno = e;
 	w->exit_code = e == ENOENT ? ST_EXIT_NOT_FOUND : ST_EXIT_CANNOT_EXEC;
 	return st_error_set(err, e, "cannot execute '%s'", cmd);
@@ -375,7 +404,7 @@ static int run(const struct st_sandbox_config *cfg, int own_pid_ns, struct outsi
 	}
 	st_steps_append(steps, &rep.steps);
 
-	ret = check_exec(&ch, w, cfg->argv[0], err);
+	ret = check_exec(&ch, w, cfg->exec.argv[0], steps, err);
 	if (ret < 0)
 		return ret;
 	ret = collect_result(cfg, &ch, pid, start, w, err);

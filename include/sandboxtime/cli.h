@@ -14,6 +14,7 @@ enum st_command {
 	ST_CMD_CLEANUP, /* sandboxtime cleanup [--dry-run] */
 	ST_CMD_ORPHANS, /* sandboxtime orphans [OPTIONS] */
 	ST_CMD_NETBENCH, /* sandboxtime netbench [OPTIONS] */
+	ST_CMD_BENCH,   /* sandboxtime bench NAME [OPTIONS] */
 	ST_CMD_HELP,
 	ST_CMD_VERSION,
 };
@@ -23,6 +24,14 @@ enum st_format {
 	ST_FORMAT_JSON,
 	ST_FORMAT_CSV,
 	ST_FORMAT_PROMETHEUS, /* orphans and netbench only */
+};
+
+enum {
+	ST_GIVEN_NS = 1 << 0,
+	ST_GIVEN_NET = 1 << 1,
+	ST_GIVEN_CAPS = 1 << 2,
+	ST_GIVEN_NNP = 1 << 3,
+	ST_GIVEN_SECCOMP = 1 << 4,
 };
 
 struct st_opts {
@@ -48,6 +57,14 @@ struct st_opts {
 	int no_init;
 	int dry_run; /* cleanup: list, delete nothing */
 	int all;     /* orphans: the table shows active namespaces too */
+	const char *bench; /* bench NAME */
+	const char *cap_add;  /* --cap-add LIST */
+	const char *cap_drop; /* --cap-drop LIST|ALL */
+	int no_new_privs;     /* --no-new-privileges[=true|false], default on */
+	const char *seccomp;  /* --seccomp=default|none|FILE */
+	int hardening_given;  /* one of the four above was given (a run's options) */
+	const char *config;   /* --config: an OCI runtime-spec config.json */
+	unsigned int given;   /* ST_GIVEN_*: options on the command line win over --config */
 	char **argv; /* CMD and its arguments (run only) */
 	/* netbench (0 or -1: not given; defaults are filled in after parsing) */
 	unsigned int nb_paths; /* mask of enum st_nb_path */

@@ -18,5 +18,7 @@ int st_cmd_cleanup(const struct st_opts *o, int *exit_code, struct st_error *err
 int st_cmd_orphans(const struct st_opts *o, int *exit_code, struct st_error *err);
 /* sandboxtime netbench: loopback vs veth vs bridge, throughput and latency. */
 int st_cmd_netbench(const struct st_opts *o, int *exit_code, struct st_error *err);
+/* sandboxtime bench NAME: micro-benchmarks (syscall). */
+int st_cmd_bench(const struct st_opts *o, int *exit_code, struct st_error *err);
 
 #endif

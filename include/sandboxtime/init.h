@@ -5,6 +5,8 @@
 #include <stdint.h>
 #include <sys/resource.h>
 
+#include "sandboxtime/harden.h"
+
 /* What the init tells sandboxtime about the workload when it ends. */
 struct st_init_report {
 	int status;
@@ -13,10 +15,40 @@ struct st_init_report {
 };
 
 /*
- * Execs @argv in this process; on failure writes errno to @exec_err_fd (an
- * O_CLOEXEC pipe, so EOF there means exec worked) and exits 127 or 126.
+ * What the process about to exec the workload reports on the exec pipe (an
+ * O_CLOEXEC pipe; smaller than PIPE_BUF, so written at once): the hardening
+ * steps, or why they failed. An int follows when exec fails (its errno);
+ * EOF means exec worked.
  */
-void __attribute__((noreturn)) st_exec_workload(char *const *argv, int exec_err_fd);
+struct st_exec_report {
+	int failed;
+	struct st_error err;
+	struct st_steps steps;
+};
+
+/*
+ * After the report, when the filter goes last: its load time, or why it
+ * failed. A filter that denies write(2) drops this message (and a failed
+ * exec's errno); sandboxtime then reports what it has.
+ */
+struct st_exec_tail {
+	int load_errno;
+	struct st_step step;
+};
+
+/* What to exec, and how: from the command line or a config.json. */
+struct st_exec_spec {
+	char *const *argv;
+	char *const *envp; /* NULL: sandboxtime's own environment */
+	const char *cwd;   /* NULL: stay where sandboxtime was */
+	struct st_hardening harden;
+};
+
+/*
+ * Enters @spec's cwd, hardens this process, reports on @exec_fd and execs;
+ * exits 125 when a step fails, 127 or 126 when exec does.
+ */
+void __attribute__((noreturn)) st_exec_workload(const struct st_exec_spec *spec, int exec_fd);
 
 /*
  * The sandbox's pid 1: forks the workload, forwards SIGINT, SIGTERM, SIGHUP,
@@ -25,7 +57,7 @@ void __attribute__((noreturn)) st_exec_workload(char *const *argv, int exec_err_
  * workload's code (128+N for signal N). Without a pid namespace it is a
  * subreaper and kills what the workload left behind, so nothing outlives it.
  */
-void __attribute__((noreturn)) st_init_run(char *const *argv, int exec_err_fd, int report_fd,
-					   int own_pid_ns);
+void __attribute__((noreturn)) st_init_run(const struct st_exec_spec *spec, int exec_err_fd,
+					   int report_fd, int own_pid_ns);
 
 #endif

@@ -6,6 +6,7 @@
 #include <sys/resource.h>
 
 #include "sandboxtime/error.h"
+#include "sandboxtime/init.h"
 #include "sandboxtime/ns_net.h"
 #include "sandboxtime/steps.h"
 
@@ -14,8 +15,8 @@ struct st_sandbox_config {
 	int rootless;
 	const char *hostname;
 	int no_init;
-	char *const *argv;
 	const struct st_net_plan *net; /* the wiring, when net is a layer */
+	struct st_exec_spec exec;      /* the workload: argv, env, cwd, hardening */
 };
 
 struct st_workload {

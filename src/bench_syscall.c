@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: MIT
+#include <fcntl.h>
+#include <seccomp.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+
+#include "sandboxtime/bench_syscall.h"
+#include "sandboxtime/caps.h"
+#include "sandboxtime/clock.h"
+#include "sandboxtime/layer.h"
+#include "sandboxtime/signals.h"
+#include "sandboxtime/spawn.h"
+
+#define CALLS 100000u
+
+const char *const st_bench_op_names[ST_BENCH_OPS] = {
+	[ST_BENCH_GETPPID] = "getppid",
+	[ST_BENCH_WRITE] = "write_devnull",
+};
+
+static const unsigned int rule_counts[] = { 10, 100, 300 };
+
+struct child_result {
+	double ns_per_call[ST_BENCH_OPS];
+	int checksum_ok;
+	struct st_error err;
+	int failed;
+};
+
+/*
+ * A profile of @n rules that the loop never triggers: default allow, and
+ * EPERM for @n syscalls the child does not make, so that every getppid or
+ * write walks past them in the filter.
+ */
+static int rules_profile(unsigned int n, char *buf, size_t len)
+{
+	static const char *const needed[] = { "getppid", "write", "exit", "exit_group", "rt_sigreturn",
+					      "clock_gettime", "futex", "brk", "mmap", "munmap", "read",
+					      "prctl", "seccomp", "close", "open", "openat" };
+	size_t used = (size_t)snprintf(buf, len, "{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"syscalls\":[");
+	unsigned int added = 0;
+
+	for (int nr = 0; nr < 1024 && added < n && used < len; nr++) {
+		char *name = seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE, nr);
+		int skip = !name;
+
+		for (size_t i = 0; name && i < ARRAY_SIZE(needed); i++)
+			skip |= strcmp(name, needed[i]) == 0;
+		if (!skip)
+			used += (size_t)snprintf(buf + used, len - used,
+						 "%s{\"names\":[\"%s\"],\"action\":\"SCMP_ACT_ERRNO\"}",
+						 added ? "," : "", name);
+		added += !skip;
+		free(name);
+	}
+	used += (size_t)snprintf(buf + used, len - used, "]}");
+	return used < len && added == n ? 0 : -ENOSPC;
+}
+
+static struct st_bench_where *add_where(struct st_bench_syscall *b, const char *name, unsigned int mask)
+{
+	struct st_bench_where *w = &b->where[b->nwhere++];
+
+	snprintf(w->name, sizeof(w->name), "%s", name);
+	w->mask = mask;
+	for (int op = 0; op < ST_BENCH_OPS; op++)
+		st_samples_reserve(&w->us[op], b->repeat);
+	return w;
+}
+
+int st_bench_syscall_prepare(struct st_bench_syscall *b, unsigned int mask, unsigned int repeat,
+			     struct st_error *err)
+{
+	static char profile[64 * 1024];
+	int ret;
+
+	memset(b, 0, sizeof(*b));
+	b->repeat = repeat;
+	b->calls = CALLS;
+	b->mask = mask;
+	add_where(b, "host", 0);
+	add_where(b, "sandbox", mask);
+	ret = st_seccomp_compile("default", st_caps_default(), &add_where(b, "seccomp:default", mask)->filter, err);
+	for (size_t i = 0; ret == 0 && i < ARRAY_SIZE(rule_counts); i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "seccomp:%u", rule_counts[i]);
+		if (rules_profile(rule_counts[i], profile, sizeof(profile)) < 0)
+			return st_error_set(err, ENOSPC, "bench: cannot make a profile of %u rules", rule_counts[i]);
+		ret = st_seccomp_compile_json(profile, strlen(profile), name, st_caps_default(), &add_where(b, name, mask)->filter,
+					      err);
+	}
+	return ret;
+}
+
+/* The measured loops; the sums keep the compiler from dropping the calls. */
+static void measure_loops(unsigned int calls, struct child_result *r)
+{
+	long expect = syscall(SYS_getppid);
+	int devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	volatile long sum = 0;
+	long written = 0;
+	uint64_t t0;
+
+	t0 = st_now_ns();
+	for (unsigned int i = 0; i < calls; i++)
+		sum += syscall(SYS_getppid);
+	r->ns_per_call[ST_BENCH_GETPPID] = (double)(st_now_ns() - t0) / calls;
+	t0 = st_now_ns();
+	for (unsigned int i = 0; i < calls; i++)
+		written += write(devnull, "x", 1);
+	r->ns_per_call[ST_BENCH_WRITE] = (double)(st_now_ns() - t0) / calls;
+	r->checksum_ok = sum == expect * (long)calls && written == (long)calls;
+	close(devnull);
+}
+
+static void _noreturn_ bench_child(const struct st_bench_where *w, unsigned int calls, int fd)
+{
+	struct child_result r;
+
+	memset(&r, 0, sizeof(r));
+	if (w->filter.prog && (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
+			       st_seccomp_load(&w->filter, &r.err) < 0))
+		r.failed = 1;
+	if (!r.failed)
+		measure_loops(calls, &r);
+	if (write(fd, &r, sizeof(r)) != (ssize_t)sizeof(r))
+		_exit(1);
+	_exit(0);
+}
+
+static int sample(struct st_bench_syscall *b, struct st_bench_where *w, int record, struct st_error *err)
+{
+	_cleanup_close_ int rd = -1, wr = -1;
+	_cleanup_pid_ pid_t pid = -1;
+	struct child_result r;
+	int fds[2], ret;
+
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return st_error_set(err, errno, "bench: pipe");
+	rd = fds[0];
+	wr = fds[1];
+	pid = st_clone3(st_layer_flags(w->mask), err);
+	if (pid < 0)
+		return st_error_wrap(err, "bench: %s", w->name);
+	if (pid == 0)
+		bench_child(w, b->calls, wr);
+	closep(&wr);
+	if (TEMP_FAILURE_RETRY(read(rd, &r, sizeof(r))) != (ssize_t)sizeof(r))
+		return st_error_set(err, EPROTO, "bench: %s: the measuring child died", w->name);
+	ret = st_reap(take_pid(&pid), NULL, err);
+	if (ret < 0)
+		return ret;
+	if (r.failed) {
+		*err = r.err;
+		return st_error_wrap(err, "bench: %s", w->name);
+	}
+	/* An impossible number means the instrument lies: refuse it. */
+	if (!r.checksum_ok)
+		return st_error_set(err, EPROTO, "bench: %s: the loops' checksum is wrong", w->name);
+	for (int op = 0; record && op < ST_BENCH_OPS; op++)
+		st_samples_add(&w->us[op], r.ns_per_call[op] / 1000.0);
+	return 0;
+}
+
+int st_bench_syscall_run(struct st_bench_syscall *b, struct st_error *err)
+{
+	for (unsigned int round = 0; round <= b->repeat; round++) {
+		for (size_t k = 0; k < b->nwhere; k++) {
+			int sig = st_signals_poll();
+			int ret;
+
+			if (sig)
+				return st_error_set(err, EINTR, "interrupted by %s while measuring",
+						    st_signal_name(sig));
+			/* Round 0 warms up; each round starts one place further on. */
+			ret = sample(b, &b->where[(k + round) % b->nwhere], round > 0, err);
+			if (ret < 0)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+void st_bench_syscall_free(struct st_bench_syscall *b)
+{
+	for (size_t i = 0; i < b->nwhere; i++) {
+		st_seccomp_free(&b->where[i].filter);
+		for (int op = 0; op < ST_BENCH_OPS; op++)
+			st_samples_free(&b->where[i].us[op]);
+	}
+	b->nwhere = 0;
+}

@@ -1,0 +1,693 @@
+// SPDX-License-Identifier: MIT
+#include <ctype.h>
+#include <stdarg.h>
+#include <jansson.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <seccomp.h>
+#include <stdio.h>
+#include <string.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+
+#include "sandboxtime/caps.h"
+#include "sandboxtime/seccomp_filter.h"
+#include "sandboxtime/version.h"
+
+/* Where in the profile a problem is: the file and a JSON path. */
+struct where {
+	const char *file;
+	char path[64];
+};
+
+static int _printf_(3, 4) bad(struct st_error *err, const struct where *w, const char *fmt, ...)
+{
+	char what[128];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	return st_error_usage(err, "%s: %s: %s", w->file, w->path[0] ? w->path : ".", what);
+}
+
+static const struct {
+	const char *name;
+	uint32_t action;
+	int takes_errno;
+} actions[] = {
+	{ "SCMP_ACT_ALLOW", SCMP_ACT_ALLOW, 0 },
+	{ "SCMP_ACT_ERRNO", 0, 1 }, /* SCMP_ACT_ERRNO(errnoRet) */
+	{ "SCMP_ACT_KILL", SCMP_ACT_KILL, 0 },
+	{ "SCMP_ACT_KILL_THREAD", SCMP_ACT_KILL_THREAD, 0 },
+	{ "SCMP_ACT_KILL_PROCESS", SCMP_ACT_KILL_PROCESS, 0 },
+	{ "SCMP_ACT_TRAP", SCMP_ACT_TRAP, 0 },
+	{ "SCMP_ACT_LOG", SCMP_ACT_LOG, 0 },
+	{ "SCMP_ACT_TRACE", 0, 2 }, /* SCMP_ACT_TRACE(errnoRet): a tracer's message */
+};
+
+static const struct {
+	const char *name;
+	enum scmp_compare op;
+} ops[] = {
+	{ "SCMP_CMP_NE", SCMP_CMP_NE },	{ "SCMP_CMP_LT", SCMP_CMP_LT },
+	{ "SCMP_CMP_LE", SCMP_CMP_LE },	{ "SCMP_CMP_EQ", SCMP_CMP_EQ },
+	{ "SCMP_CMP_GE", SCMP_CMP_GE },	{ "SCMP_CMP_GT", SCMP_CMP_GT },
+	{ "SCMP_CMP_MASKED_EQ", SCMP_CMP_MASKED_EQ },
+};
+
+static int parse_action(json_t *v, json_t *errno_ret, int default_errno, const struct where *w,
+			uint32_t *out, struct st_error *err)
+{
+	const char *name = json_string_value(v);
+	uint16_t ret;
+
+	if (!name)
+		return bad(err, w, "%s", "must be a string like \"SCMP_ACT_ALLOW\"");
+	for (size_t i = 0; i < ARRAY_SIZE(actions); i++) {
+		if (strcmp(name, actions[i].name) != 0)
+			continue;
+		if (!actions[i].takes_errno) {
+			*out = actions[i].action;
+			return 0;
+		}
+		if (errno_ret && !json_is_integer(errno_ret))
+			return bad(err, w, "%s", "errnoRet must be a number");
+		ret = errno_ret ? (uint16_t)json_integer_value(errno_ret) : (uint16_t)default_errno;
+		*out = actions[i].takes_errno == 2 ? SCMP_ACT_TRACE(ret) : SCMP_ACT_ERRNO(ret);
+		return 0;
+	}
+	if (strcmp(name, "SCMP_ACT_NOTIFY") == 0)
+		return bad(err, w, "%s", "SCMP_ACT_NOTIFY is not supported (it needs a listener process)");
+	return bad(err, w, "unknown action \"%s\"", name);
+}
+
+/* "SCMP_ARCH_X86_64" -> libseccomp's "x86_64". */
+static int add_arch(scmp_filter_ctx ctx, json_t *v, const struct where *w, struct st_error *err)
+{
+	const char *name = json_string_value(v);
+	char lower[32];
+	uint32_t arch;
+	size_t i;
+	int ret;
+
+	if (!name || strncmp(name, "SCMP_ARCH_", 10) != 0)
+		return bad(err, w, "%s", "must be a string like \"SCMP_ARCH_X86_64\"");
+	for (i = 0; name[10 + i] && i + 1 < sizeof(lower); i++)
+		lower[i] = (char)tolower((unsigned char)name[10 + i]);
+	lower[i] = '\0';
+	arch = seccomp_arch_resolve_name(lower);
+	if (!arch)
+		return bad(err, w, "unknown architecture \"%s\"", name);
+	ret = seccomp_arch_add(ctx, arch);
+	if (ret < 0 && ret != -EEXIST)
+		return bad(err, w, "cannot add architecture \"%s\" to the filter", name);
+	return 0;
+}
+
+static int parse_args(json_t *args, const struct where *parent, struct scmp_arg_cmp *cmp,
+		      unsigned int *n, struct st_error *err)
+{
+	struct where w = *parent;
+	size_t i;
+	json_t *a;
+
+	*n = 0;
+	if (!args)
+		return 0;
+	if (!json_is_array(args) || json_array_size(args) > 6)
+		return bad(err, parent, "%s", "args must be an array of at most 6 comparisons");
+	json_array_foreach(args, i, a) {
+		json_t *index = json_object_get(a, "index"), *value = json_object_get(a, "value");
+		json_t *two = json_object_get(a, "valueTwo");
+		const char *op = json_string_value(json_object_get(a, "op"));
+		size_t k;
+
+		snprintf(w.path, sizeof(w.path), "%s.args[%zu]", parent->path, i);
+		if (!json_is_integer(index) || json_integer_value(index) < 0 || json_integer_value(index) > 5)
+			return bad(err, &w, "%s", "index must be 0 to 5");
+		if (!json_is_integer(value) || (two && !json_is_integer(two)))
+			return bad(err, &w, "%s", "value and valueTwo must be numbers");
+		for (k = 0; op && k < ARRAY_SIZE(ops) && strcmp(op, ops[k].name) != 0; k++)
+			;
+		if (!op || k == ARRAY_SIZE(ops))
+			return bad(err, &w, "unknown op \"%s\"", op ? op : "(missing)");
+		cmp[*n].arg = (unsigned int)json_integer_value(index);
+		cmp[*n].op = ops[k].op;
+		/* MASKED_EQ: (arg & value) == valueTwo, as the OCI spec and runc read it. */
+		cmp[*n].datum_a = (scmp_datum_t)json_integer_value(value);
+		cmp[*n].datum_b = two ? (scmp_datum_t)json_integer_value(two) : 0;
+		(*n)++;
+	}
+	return 0;
+}
+
+static void note_unknown(struct st_seccomp *out, const char *name)
+{
+	size_t used = strlen(out->unknown_names);
+	size_t len = strlen(name);
+
+	/* Once per name, however many rules use it. */
+	for (const char *p = strstr(out->unknown_names, name); p; p = strstr(p + 1, name))
+		if ((p == out->unknown_names || p[-1] == ',') && (p[len] == ',' || p[len] == '\0'))
+			return;
+
+	out->unknown++;
+	if (used + strlen(name) + 2 < sizeof(out->unknown_names))
+		snprintf(out->unknown_names + used, sizeof(out->unknown_names) - used, "%s%s",
+			 used ? "," : "", name);
+}
+
+/* What a Docker profile's includes/excludes are checked against. */
+struct compile_env {
+	uint32_t default_action;
+	uint64_t caps;      /* the workload's capabilities */
+	const char *arch;   /* Docker's name of the native architecture: "amd64" */
+	int kernel[2];      /* major, minor of the running kernel */
+};
+
+static int in_string_list(json_t *list, const char *name)
+{
+	size_t i;
+	json_t *v;
+
+	json_array_foreach(list, i, v)
+		if (json_is_string(v) && strcasecmp(json_string_value(v), name) == 0)
+			return 1;
+	return 0;
+}
+
+/* Whether every capability named in @list is in @caps ("CAP_SYS_ADMIN"). */
+static int has_all_caps(json_t *list, uint64_t caps, int *unknown)
+{
+	size_t i;
+	json_t *v;
+
+	json_array_foreach(list, i, v) {
+		uint64_t one = 0;
+		struct st_error e;
+
+		if (!json_is_string(v) || st_caps_edit(&one, NULL, json_string_value(v), &e) < 0) {
+			*unknown = 1;
+			return 0;
+		}
+		if (!(caps & one))
+			return 0;
+	}
+	return 1;
+}
+
+static int has_any_cap(json_t *list, uint64_t caps, int *unknown)
+{
+	size_t i;
+	json_t *v;
+
+	json_array_foreach(list, i, v) {
+		uint64_t one = 0;
+		struct st_error e;
+
+		if (!json_is_string(v) || st_caps_edit(&one, NULL, json_string_value(v), &e) < 0) {
+			*unknown = 1;
+			return 0;
+		}
+		if (caps & one)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Docker's conditions on a rule, as moby evaluates them: it applies when the
+ * workload has every capability of includes.caps, runs on an architecture
+ * of includes.arches and a kernel of at least includes.minKernel, and has
+ * none of excludes.caps nor an architecture of excludes.arches. A rule whose
+ * condition cannot be judged is an error, never applied by guess.
+ */
+static int rule_applies(json_t *rule, const struct compile_env *env, const struct where *w,
+			int *applies, struct st_error *err)
+{
+	json_t *inc = json_object_get(rule, "includes"), *exc = json_object_get(rule, "excludes");
+	json_t *min = json_object_get(inc, "minKernel");
+	int unknown = 0, ok = 1;
+
+	if ((inc && !json_is_object(inc)) || (exc && !json_is_object(exc)))
+		return bad(err, w, "%s", "includes and excludes must be objects");
+	if (json_object_get(inc, "caps"))
+		ok &= has_all_caps(json_object_get(inc, "caps"), env->caps, &unknown);
+	if (json_object_get(inc, "arches"))
+		ok &= in_string_list(json_object_get(inc, "arches"), env->arch);
+	if (min) {
+		int maj = 0, minor = 0;
+
+		if (!json_is_string(min) || sscanf(json_string_value(min), "%d.%d", &maj, &minor) < 1)
+			return bad(err, w, "%s", "includes.minKernel must be like \"4.8\"");
+		ok &= env->kernel[0] > maj || (env->kernel[0] == maj && env->kernel[1] >= minor);
+	}
+	if (json_object_get(exc, "caps"))
+		ok &= !has_any_cap(json_object_get(exc, "caps"), env->caps, &unknown);
+	if (json_object_get(exc, "arches"))
+		ok &= !in_string_list(json_object_get(exc, "arches"), env->arch);
+	if (unknown)
+		return bad(err, w, "%s", "includes/excludes name an unknown capability");
+	*applies = ok;
+	return 0;
+}
+
+static int add_rule(scmp_filter_ctx ctx, json_t *rule, size_t idx, const struct compile_env *env,
+		    const char *file, struct st_seccomp *out, struct st_error *err)
+{
+	int applies = 1;
+	struct where w = { .file = file };
+	json_t *names = json_object_get(rule, "names"), *name;
+	struct scmp_arg_cmp cmp[6];
+	unsigned int ncmp = 0;
+	uint32_t action;
+	size_t i;
+	int ret;
+
+	snprintf(w.path, sizeof(w.path), ".syscalls[%zu]", idx);
+	if (!json_is_object(rule))
+		return bad(err, &w, "%s", "must be an object");
+	/* "name" is the spec's older single-name form. */
+	if (!names && json_is_string(json_object_get(rule, "name")))
+		names = json_pack("[O]", json_object_get(rule, "name"));
+	else
+		json_incref(names);
+	if (!json_is_array(names)) {
+		json_decref(names);
+		return bad(err, &w, "%s", "names must be an array of syscall names");
+	}
+	snprintf(w.path, sizeof(w.path), ".syscalls[%zu].action", idx);
+	/* OCI: a rule's errnoRet defaults to EPERM (defaultErrnoRet is the default action's). */
+	ret = parse_action(json_object_get(rule, "action"), json_object_get(rule, "errnoRet"), EPERM,
+			   &w, &action, err);
+	snprintf(w.path, sizeof(w.path), ".syscalls[%zu]", idx);
+	if (ret == 0)
+		ret = parse_args(json_object_get(rule, "args"), &w, cmp, &ncmp, err);
+	if (ret == 0)
+		ret = rule_applies(rule, env, &w, &applies, err);
+	/* Skipped: a rule that does not apply here, or says what the default says (runc too). */
+	if (ret == 0 && (!applies || action == env->default_action)) {
+		json_decref(names);
+		return 0;
+	}
+	json_array_foreach(names, i, name) {
+		int nr;
+
+		if (ret < 0)
+			break;
+		if (!json_is_string(name)) {
+			snprintf(w.path, sizeof(w.path), ".syscalls[%zu].names[%zu]", idx, i);
+			ret = bad(err, &w, "%s", "must be a string");
+			break;
+		}
+		/* Unknown to this libseccomp or arch: reported once and skipped, like runc. */
+		nr = seccomp_syscall_resolve_name(json_string_value(name));
+		if (nr == __NR_SCMP_ERROR) {
+			note_unknown(out, json_string_value(name));
+			continue;
+		}
+		ret = seccomp_rule_add_array(ctx, action, nr, ncmp, cmp);
+		if (ret < 0) {
+			snprintf(w.path, sizeof(w.path), ".syscalls[%zu].names[%zu]", idx, i);
+			ret = st_error_set(err, -ret, "%s: %s: cannot add a rule for %s", file, w.path,
+					   json_string_value(name));
+			break;
+		}
+		out->rules++;
+	}
+	json_decref(names);
+	return ret;
+}
+
+/* seccomp_export_bpf writes to an fd (libseccomp 2.5): a memfd brings it back. */
+static int export_prog(scmp_filter_ctx ctx, struct st_seccomp *out, struct st_error *err)
+{
+	_cleanup_close_ int fd = memfd_create("sandboxtime-seccomp", MFD_CLOEXEC);
+	off_t size;
+	int ret;
+
+	if (fd < 0)
+		return st_error_set(err, errno, "seccomp: memfd_create");
+	ret = seccomp_export_bpf(ctx, fd);
+	if (ret < 0)
+		return st_error_set(err, -ret, "seccomp: exporting the filter");
+	size = lseek(fd, 0, SEEK_END);
+	if (size <= 0 || size % (off_t)sizeof(struct sock_filter))
+		return st_error_set(err, EPROTO, "seccomp: exported filter has %lld bytes", (long long)size);
+	out->prog = malloc((size_t)size);
+	if (!out->prog)
+		return st_error_set(err, ENOMEM, "seccomp");
+	if (pread(fd, out->prog, (size_t)size, 0) != size)
+		return st_error_set(err, errno ? errno : EIO, "seccomp: reading the exported filter");
+	out->len = (size_t)size / sizeof(struct sock_filter);
+	return 0;
+}
+
+static void ctx_releasep(scmp_filter_ctx *ctx)
+{
+	if (*ctx)
+		seccomp_release(*ctx);
+}
+
+/* Docker's names of architectures, from the kernel's (uname -m). */
+static const char *docker_arch(void)
+{
+	static struct utsname u;
+	static const struct {
+		const char *kernel, *docker;
+	} names[] = { { "x86_64", "amd64" }, { "aarch64", "arm64" }, { "i686", "x86" }, { "i386", "x86" } };
+
+	if (uname(&u) < 0)
+		return "";
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if (strcmp(u.machine, names[i].kernel) == 0)
+			return names[i].docker;
+	return u.machine;
+}
+
+static void compile_env_init(struct compile_env *env, uint32_t default_action, uint64_t caps)
+{
+	struct utsname u;
+
+	env->default_action = default_action;
+	env->caps = caps;
+	env->arch = docker_arch();
+	env->kernel[0] = env->kernel[1] = 0;
+	if (uname(&u) == 0)
+		sscanf(u.release, "%d.%d", &env->kernel[0], &env->kernel[1]);
+}
+
+/* Docker's archMap: the native architecture and its sub-architectures. */
+static int add_arch_map(scmp_filter_ctx ctx, json_t *map, const char *file, struct st_error *err)
+{
+	struct where w = { .file = file };
+	size_t i, k;
+	json_t *entry, *sub;
+
+	json_array_foreach(map, i, entry) {
+		json_t *arch = json_object_get(entry, "architecture");
+		char lower[32];
+		size_t n;
+
+		snprintf(w.path, sizeof(w.path), ".archMap[%zu].architecture", i);
+		if (!json_is_string(arch) || strncmp(json_string_value(arch), "SCMP_ARCH_", 10) != 0)
+			return bad(err, &w, "%s", "must be a string like \"SCMP_ARCH_X86_64\"");
+		for (n = 0; json_string_value(arch)[10 + n] && n + 1 < sizeof(lower); n++)
+			lower[n] = (char)tolower((unsigned char)json_string_value(arch)[10 + n]);
+		lower[n] = '\0';
+		if (seccomp_arch_resolve_name(lower) != seccomp_arch_native())
+			continue;
+		json_array_foreach(json_object_get(entry, "subArchitectures"), k, sub) {
+			int ret;
+
+			snprintf(w.path, sizeof(w.path), ".archMap[%zu].subArchitectures[%zu]", i, k);
+			ret = add_arch(ctx, sub, &w, err);
+			if (ret < 0)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+static int compile_doc(json_t *doc, const char *file, uint64_t caps, struct st_seccomp *out,
+		       struct st_error *err)
+{
+	struct compile_env env;
+	_cleanup_(ctx_releasep) scmp_filter_ctx ctx = NULL;
+	struct where w = { .file = file };
+	json_t *errno_default = json_object_get(doc, "defaultErrnoRet");
+	json_t *arches = json_object_get(doc, "architectures");
+	json_t *rules = json_object_get(doc, "syscalls"), *v;
+	int default_errno = EPERM;
+	uint32_t default_action;
+	size_t i;
+	int ret;
+
+	if (!json_is_object(doc))
+		return bad(err, &w, "%s", "a profile is a JSON object");
+	if (errno_default && !json_is_integer(errno_default)) {
+		snprintf(w.path, sizeof(w.path), ".defaultErrnoRet");
+		return bad(err, &w, "%s", "must be a number");
+	}
+	if (errno_default)
+		default_errno = (int)json_integer_value(errno_default);
+	snprintf(w.path, sizeof(w.path), ".defaultAction");
+	ret = parse_action(json_object_get(doc, "defaultAction"), errno_default, default_errno, &w,
+			   &default_action, err);
+	if (ret < 0)
+		return ret;
+	ctx = seccomp_init(default_action);
+	if (!ctx)
+		return st_error_set(err, ENOMEM, "seccomp: seccomp_init");
+	if (arches && !json_is_array(arches)) {
+		snprintf(w.path, sizeof(w.path), ".architectures");
+		return bad(err, &w, "%s", "must be an array");
+	}
+	json_array_foreach(arches, i, v) {
+		snprintf(w.path, sizeof(w.path), ".architectures[%zu]", i);
+		ret = add_arch(ctx, v, &w, err);
+		if (ret < 0)
+			return ret;
+	}
+	if (rules && !json_is_array(rules)) {
+		snprintf(w.path, sizeof(w.path), ".syscalls");
+		return bad(err, &w, "%s", "must be an array");
+	}
+	if (json_is_array(json_object_get(doc, "archMap"))) {
+		ret = add_arch_map(ctx, json_object_get(doc, "archMap"), file, err);
+		if (ret < 0)
+			return ret;
+	}
+	compile_env_init(&env, default_action, caps);
+	json_array_foreach(rules, i, v) {
+		ret = add_rule(ctx, v, i, &env, file, out, err);
+		if (ret < 0)
+			return ret;
+	}
+	return export_prog(ctx, out, err);
+}
+
+const char *const st_seccomp_cache_names[3] = { "off", "miss", "hit" };
+
+#define CACHE_MAGIC "STSECC1"
+#define MAX_PROFILE (4u << 20)
+
+/* What a cache file holds before the instructions. */
+struct cache_header {
+	char magic[8];
+	uint64_t key;
+	uint64_t len;
+	uint64_t rules;
+	uint64_t unknown;
+	char unknown_names[256];
+};
+
+/* FNV-1a: the cache sits in a directory only its owner can write, so a fast hash will do. */
+static uint64_t fnv1a(uint64_t h, const void *data, size_t len)
+{
+	const unsigned char *p = data;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ p[i]) * 0x100000001b3ull;
+	return h;
+}
+
+static uint64_t cache_key(const char *bytes, size_t len, uint64_t caps)
+{
+	const struct scmp_version *v = seccomp_version();
+	char context[128];
+
+	/* The build too: a program compiled by other code must not come back. */
+	snprintf(context, sizeof(context), "%u.%u.%u/%u/%s/%s %s/%llx", v->major, v->minor, v->micro,
+		 seccomp_arch_native(), ST_VERSION, __DATE__, __TIME__, (unsigned long long)caps);
+	return fnv1a(fnv1a(0xcbf29ce484222325ull, bytes, len), context, strlen(context));
+}
+
+/*
+ * The user's private cache directory: root's under /var/cache, others' under
+ * $XDG_CACHE_HOME or ~/.cache. Used only if it is ours and closed to others,
+ * since a program read from a place others can write would be a filter they
+ * chose. Returns 0, or -1: no cache (nobody's HOME is /nonexistent).
+ */
+static int cache_dir(char *buf, size_t len)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	struct stat st;
+
+	if (geteuid() == 0)
+		snprintf(buf, len, "/var/cache/sandboxtime");
+	else if (xdg && xdg[0] == '/')
+		snprintf(buf, len, "%s/sandboxtime", xdg);
+	else if (home && home[0] == '/' && stat(home, &st) == 0 && st.st_uid == geteuid())
+		snprintf(buf, len, "%s/.cache/sandboxtime", home);
+	else
+		return -1;
+	if (mkdir(buf, 0700) < 0 && errno == ENOENT && geteuid() != 0) {
+		char parent[512];
+
+		snprintf(parent, sizeof(parent), "%.*s", (int)(strrchr(buf, '/') - buf), buf);
+		mkdir(parent, 0700);
+		mkdir(buf, 0700);
+	}
+	if (lstat(buf, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 077))
+		return -1;
+	return 0;
+}
+
+static void cache_path(char *buf, size_t len, const char *dir, uint64_t key)
+{
+	snprintf(buf, len, "%s/seccomp-%016llx.bpf", dir, (unsigned long long)key);
+}
+
+/* 0 on a hit (out filled), -1 on any miss: a bad or foreign file is a miss. */
+static int cache_read(const char *path, uint64_t key, struct st_seccomp *out)
+{
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	struct cache_header h;
+	size_t bytes;
+
+	if (fd < 0 || read(fd, &h, sizeof(h)) != (ssize_t)sizeof(h))
+		return -1;
+	if (memcmp(h.magic, CACHE_MAGIC, sizeof(h.magic)) || h.key != key || !h.len || h.len > BPF_MAXINSNS)
+		return -1;
+	bytes = (size_t)h.len * sizeof(struct sock_filter);
+	out->prog = malloc(bytes);
+	if (!out->prog || read(fd, out->prog, bytes) != (ssize_t)bytes) {
+		free(out->prog);
+		out->prog = NULL;
+		return -1;
+	}
+	out->len = (size_t)h.len;
+	out->rules = (size_t)h.rules;
+	out->unknown = (size_t)h.unknown;
+	memcpy(out->unknown_names, h.unknown_names, sizeof(out->unknown_names));
+	out->unknown_names[sizeof(out->unknown_names) - 1] = '\0';
+	return 0;
+}
+
+/* Best effort: written aside and renamed, so a reader never sees half a file. */
+static void cache_write(const char *path, uint64_t key, const struct st_seccomp *f)
+{
+	struct cache_header h = { .key = key, .len = f->len, .rules = f->rules, .unknown = f->unknown };
+	char tmp[600];
+	int fd, ok;
+
+	memcpy(h.magic, CACHE_MAGIC, sizeof(h.magic));
+	memcpy(h.unknown_names, f->unknown_names, sizeof(h.unknown_names));
+	snprintf(tmp, sizeof(tmp), "%s.%d", path, getpid());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return;
+	ok = write(fd, &h, sizeof(h)) == (ssize_t)sizeof(h) &&
+	     write(fd, f->prog, f->len * sizeof(struct sock_filter)) ==
+		     (ssize_t)(f->len * sizeof(struct sock_filter));
+	close(fd);
+	if (!ok || rename(tmp, path) < 0)
+		unlink(tmp);
+}
+
+/* The profile's bytes: the embedded default, or the file. */
+static int profile_bytes(const char *spec, char **bytes, size_t *len, struct st_error *err)
+{
+	_cleanup_close_ int fd = -1;
+	struct stat st;
+	ssize_t n;
+
+	if (strcmp(spec, "default") == 0) {
+		*bytes = (char *)st_seccomp_default_json;
+		*len = st_seccomp_default_json_len;
+		return 0;
+	}
+	fd = open(spec, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) < 0)
+		return st_error_set(err, errno, "--seccomp: cannot read '%s'", spec);
+	if (S_ISDIR(st.st_mode))
+		return st_error_usage(err, "--seccomp: '%s' is a directory, not a profile", spec);
+	/* Read to the end: a pipe (<(...)) has no size to trust. */
+	*bytes = malloc(MAX_PROFILE + 1);
+	if (!*bytes)
+		return st_error_set(err, ENOMEM, "--seccomp");
+	*len = 0;
+	while ((n = TEMP_FAILURE_RETRY(read(fd, *bytes + *len, MAX_PROFILE + 1 - *len))) > 0)
+		*len += (size_t)n;
+	if (n < 0 || *len > MAX_PROFILE) {
+		int e = n < 0 ? errno : EFBIG;
+
+		free(*bytes);
+		return st_error_set(err, e, "--seccomp: reading '%s' (at most 4 MiB)", spec);
+	}
+	return 0;
+}
+
+int st_seccomp_compile(const char *spec, uint64_t caps, struct st_seccomp *out, struct st_error *err)
+{
+	const char *file = strcmp(spec, "default") == 0 ? "default profile" : spec;
+	char dir[512], path[600];
+	json_auto_t *doc = NULL;
+	json_error_t jerr;
+	char *bytes = NULL;
+	size_t len = 0;
+	uint64_t key;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	if (strcmp(spec, "none") == 0)
+		return 0;
+	snprintf(out->source, sizeof(out->source), "%s", spec);
+	ret = profile_bytes(spec, &bytes, &len, err);
+	if (ret < 0)
+		return ret;
+	key = cache_key(bytes, len, caps);
+	if (cache_dir(dir, sizeof(dir)) == 0) {
+		cache_path(path, sizeof(path), dir, key);
+		out->cache = cache_read(path, key, out) == 0 ? ST_SECCOMP_CACHE_HIT : ST_SECCOMP_CACHE_MISS;
+	}
+	if (out->cache != ST_SECCOMP_CACHE_HIT) {
+		doc = json_loadb(bytes, len, 0, &jerr);
+		if (!doc)
+			ret = st_error_usage(err, "--seccomp: %s:%d: %s", file, jerr.line, jerr.text);
+		else
+			ret = compile_doc(doc, file, caps, out, err);
+		if (ret == 0 && out->cache == ST_SECCOMP_CACHE_MISS)
+			cache_write(path, key, out);
+	}
+	if (bytes != st_seccomp_default_json)
+		free(bytes);
+	return ret;
+}
+
+int st_seccomp_compile_json(const char *json, size_t len, const char *name, uint64_t caps,
+			    struct st_seccomp *out, struct st_error *err)
+{
+	json_auto_t *doc = NULL;
+	json_error_t jerr;
+
+	memset(out, 0, sizeof(*out));
+	snprintf(out->source, sizeof(out->source), "%s", name);
+	doc = json_loadb(json, len, 0, &jerr);
+	if (!doc)
+		return st_error_usage(err, "%s:%d: %s", name, jerr.line, jerr.text);
+	return compile_doc(doc, name, caps, out, err);
+}
+
+int st_seccomp_load(const struct st_seccomp *f, struct st_error *err)
+{
+	struct sock_fprog prog = { .len = (unsigned short)f->len, .filter = f->prog };
+
+	if (!f->prog)
+		return 0;
+	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) < 0)
+		return st_error_set(err, errno, "seccomp: loading the filter");
+	return 0;
+}
+
+void st_seccomp_free(struct st_seccomp *f)
+{
+	free(f->prog);
+	f->prog = NULL;
+}

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# sandboxtime bench syscall: every place measured, figures plausible, JSON to
+# schema, as root and as nobody.
+source "$(dirname "$0")/../lib.sh" "$1"
+plan 6
+
+check_json() {
+	python3 - "$1" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["schema"] == "sandboxtime/bench/v1", d["schema"]
+assert d["bench"] == "syscall"
+rows = d["rows"]
+wheres = {r["where"] for r in rows}
+want = {"host", "sandbox", "seccomp:default", "seccomp:10", "seccomp:100", "seccomp:300"}
+assert wheres == want, wheres
+assert {r["op"] for r in rows} == {"getppid", "write_devnull"}
+for r in rows:
+    s = r["us"]
+    assert s["n"] == len(s["samples"]) == d["config"]["repeat"], (r["where"], s["n"])
+    # a syscall takes more than 10 ns and less than 100 us, even on a busy VM
+    assert all(1e-2 < x < 100 for x in s["samples"]), (r["where"], s["samples"])
+    assert abs(r["median_us"] - s["median"]) < 1e-9
+host = {r["op"]: r["median_us"] for r in rows if r["where"] == "host"}
+for r in rows:
+    assert abs(r["over_host_us"] - (r["median_us"] - host[r["op"]])) < 1e-9
+assert d["notes"], "notes say what the numbers do not show"
+PY
+}
+
+t_bench_json() {
+	local out bin=$1; shift
+	out=$(mktemp)
+	"$bin" bench syscall --repeat=2 -J -o "$out" "$@" || { rm -f "$out"; return 1; }
+	check_json "$out"; local rc=$?
+	rm -f "$out"
+	return $rc
+}
+
+t_bench_nobody() {
+	local dir
+	dir=$(mktemp -d); chmod 777 "$dir"
+	as_nobody "$ST_NOBODY_BIN" bench syscall --repeat=2 -J -o "$dir/b.json" || { rm -rf "$dir"; return 1; }
+	check_json "$dir/b.json"; local rc=$?
+	rm -rf "$dir"
+	return $rc
+}
+
+t_table_and_csv() {
+	local t c
+	t=$("$ST_BIN" bench syscall --repeat=1 2>&1) || return 1
+	printf '%s\n' "$t" | grep -q "^getppid  *seccomp:default" || { echo "$t"; return 1; }
+	c=$("$ST_BIN" bench syscall --repeat=1 --format=csv 2>&1) || return 1
+	expect_eq "$(printf '%s\n' "$c" | head -1)" "op,where,median_us,p95_us,min_us,mean_us,stddev_us,n" || return 1
+	expect_eq "$(printf '%s\n' "$c" | wc -l)" 13
+}
+
+t_bad_input() {
+	local out rc
+	for args in "bench" "bench nosuch" "bench syscall --repeat=0" "bench syscall --seccomp=none" "bench syscall extra"; do
+		# shellcheck disable=SC2086
+		out=$("$ST_BIN" $args 2>&1); rc=$?
+		[ "$rc" = 125 ] || { echo "'$args': exit $rc"; return 1; }
+		printf '%s\n' "$out" | head -1 | grep -q "^sandboxtime: " || { echo "'$args': $out"; return 1; }
+	done
+}
+
+ok "bench syscall: JSON rows for every place and op, plausible figures [root]" t_bench_json "$ST_BIN"
+ok "bench syscall: the same as nobody (rootless sandbox)" t_bench_nobody
+ok "bench syscall: table and CSV" t_table_and_csv
+ok "bench: bad input is one line and 125" t_bad_input
+ok "bench syscall --ns=uts works with a smaller sandbox [root]" t_bench_json "$ST_BIN" --ns=uts
+t_nothing_left() {
+	st_run root bench syscall --repeat=1 -q || return 1
+	expect_rc 0 && expect_clean
+}
+ok "bench syscall leaves no process behind" t_nothing_left

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# --config: an OCI runtime-spec config.json gives the same sandbox as the
+# equivalent command line; what it cannot apply is listed, never dropped.
+source "$(dirname "$0")/../lib.sh" "$1"
+plan 10
+top=$(cd "$(dirname "$0")/../.." && pwd)
+FACTS='echo host=$(hostname) pid=$$; grep -E "^(CapEff|CapBnd|NoNewPrivs|Seccomp):" /proc/self/status; tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d " "'
+
+# A copy of a config with its args replaced by the facts command, readable by nobody.
+config_with_facts() {
+	local src=$1 dst=$2
+	python3 - "$src" "$dst" "$FACTS" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+c["process"]["args"] = ["sh", "-c", sys.argv[3]]
+json.dump(c, open(sys.argv[2], "w"))
+PY
+	chmod 644 "$dst"
+}
+
+# run MODE ARGS...: the workload's output, then the report's config.ns, on stdout.
+run() {
+	local mode=$1 dir out rc; shift
+	dir=$(mktemp -d); chmod 777 "$dir"
+	if [ "$mode" = nobody ]; then
+		out=$(as_nobody "$ST_NOBODY_BIN" --repeat=0 -J -o "$dir/r.json" "$@"); rc=$?
+	else
+		out=$("$ST_BIN" --repeat=0 -J -o "$dir/r.json" "$@"); rc=$?
+	fi
+	[ $rc -eq 0 ] || { echo "exit $rc"; rm -rf "$dir"; return 1; }
+	printf '%s\n' "$out"
+	python3 -c 'import json,sys; print("ns=" + ",".join(json.load(open(sys.argv[1]))["config"]["ns"]))' "$dir/r.json"
+	rm -rf "$dir"
+}
+
+t_same_as_cli() {
+	local mode=$1 src=$2 cfg a b; shift 2
+	cfg=$(mktemp --suffix=.json -p "$ST_TMP")
+	config_with_facts "$src" "$cfg"
+	a=$(run "$mode" --config="$cfg" 2>/dev/null) || { echo "$a"; return 1; }
+	b=$(run "$mode" "$@" -- sh -c "$FACTS" 2>/dev/null) || { echo "$b"; return 1; }
+	expect_eq "$a" "$b"
+}
+
+t_env_cwd() {
+	local out
+	out=$("$ST_BIN" --repeat=0 -q --config="$top/configs/oci/minimal.json" 2>/dev/null) || return 1
+	printf '%s\n' "$out" | grep -q "cwd=/tmp GREETING=hello" || { echo "$out"; return 1; }
+}
+
+t_cli_wins() {
+	local out
+	out=$("$ST_BIN" --repeat=0 -q --config="$top/configs/oci/docker-like.json" --seccomp=none --hostname=mine \
+		-- sh -c 'hostname; grep Seccomp: /proc/self/status' 2>/dev/null) || return 1
+	expect_eq "$out" "$(printf 'mine\nSeccomp:\t0')"
+}
+
+t_ignored_listed() {
+	local err dir
+	dir=$(mktemp -d)
+	err=$("$ST_BIN" --repeat=0 -J -o "$dir/r.json" --config="$top/configs/oci/docker-like.json" 2>&1 >/dev/null)
+	printf '%s\n' "$err" | grep -q "ignored: .*mounts" || { echo "$err"; rm -rf "$dir"; return 1; }
+	python3 -c 'import json,sys; e=json.load(open(sys.argv[1]))["errors"]; assert any("mounts" in x for x in e), e' "$dir/r.json"
+	local rc=$?; rm -rf "$dir"; return $rc
+}
+
+t_bad_configs() {
+	local dir out rc
+	dir=$(mktemp -d)
+	printf '%s' '{"root":{"path":"r"},"process":{"args":[]}}' > "$dir/empty-args.json"
+	printf '%s' '{"root":{"path":"r"},"process":{"args":["true"]},"linux":{"namespaces":[{"type":"foo"}]}}' > "$dir/bad-ns.json"
+	printf '%s' '{"process":{"args":["true"]}}' > "$dir/no-root.json"
+	printf '%s' 'not json' > "$dir/not-json.json"
+	printf '%s' '{"root":{"path":"r"},"process":{"args":["true"]},"linux":{"seccomp":{"defaultAction":"SCMP_ACT_FOO"}}}' > "$dir/bad-seccomp.json"
+	for f in empty-args:.process.args bad-ns:.linux.namespaces no-root:.root.path not-json:not-json bad-seccomp:defaultAction; do
+		out=$("$ST_BIN" --repeat=0 -q --config="$dir/${f%%:*}.json" 2>&1); rc=$?
+		[ $rc -eq 125 ] || { echo "${f%%:*}: exit $rc"; rm -rf "$dir"; return 1; }
+		printf '%s\n' "$out" | head -1 | grep -q "^sandboxtime: .*${f#*:}" || { echo "${f%%:*}: $out"; rm -rf "$dir"; return 1; }
+	done
+	rm -rf "$dir"
+}
+
+for mode in root nobody; do
+	ok "minimal.json: the same sandbox as the command line [$mode]" \
+		t_same_as_cli "$mode" "$top/configs/oci/minimal.json" --ns=pid,ipc,uts,mount,net --hostname=oci-minimal
+	ok "docker-like.json: the same sandbox as the command line [$mode]" \
+		t_same_as_cli "$mode" "$top/configs/oci/docker-like.json" --ns=pid,ipc,uts,mount,net,cgroup --hostname=docker-like
+done
+ok "process.env and process.cwd reach the workload" t_env_cwd
+ok "options on the command line win over the file" t_cli_wins
+ok "what the file says and sandboxtime does not do is listed (stderr and JSON errors)" t_ignored_listed
+ok "bad configs: one line naming the file and the JSON path, 125" t_bad_configs
+ok "--config in layers is refused" eval '! "$ST_BIN" layers --config=x 2>/dev/null'
+ok "a missing config file: one line, 125" eval '[ "$("$ST_BIN" --repeat=0 -q --config=/nonexistent.json 2>&1 | wc -l)" -le 2 ]; "$ST_BIN" --repeat=0 -q --config=/nonexistent.json 2>/dev/null; [ $? -eq 125 ]'
