@@ -243,7 +243,7 @@ static json_t *bench_json(const struct st_report *r)
 			 st_report_host_json(&r->host), "bench", "syscall", "config", "repeat", (json_int_t)b->repeat,
 			 "calls", (json_int_t)b->calls, "ns", layer_names_json(b->mask), "rows", rows, "notes",
 			 "Each sample is a fresh child that runs the calls back to back and divides by their number; a checksum over the results guards against loops the compiler could drop.",
-			 "host: no namespace; sandbox: the layers in config.ns; seccomp:N: the sandbox plus a filter of N rules the loop never triggers (default allow), so each call walks past them; seccomp:default: the built-in profile.",
+			 "host: no namespace; sandbox: the layers in config.ns; seccomp:N: the sandbox plus a filter of N rules that never fire (default allow; each rule compares an argument with a value no call passes), so each call walks past them; seccomp:default: the built-in profile.",
 			 "Not shown: the cost of seccomp on computation that makes no syscalls (none here), nor of SECCOMP_FILTER_FLAG_SPEC_ALLOW, which is not set (as crun and runc, unless a profile asks).");
 }
 
