@@ -452,6 +452,24 @@ def old_rel_block(text):
     return lines[b:e + 1]
 
 
+HAND_BEGIN = "<!-- BEGIN hand"
+HAND_END = "<!-- END hand -->"
+
+
+def old_hand_blocks(text):
+    """Every hand-written block (<!-- BEGIN hand...--> to <!-- END hand -->) of BENCHMARKS.md,
+    kept as it is: results of commands this script does not run (bench syscall, netbench)."""
+    lines = text.split("\n")
+    blocks, b = [], None
+    for i, l in enumerate(lines):
+        if l.startswith(HAND_BEGIN):
+            b = i
+        elif l == HAND_END and b is not None:
+            blocks.append(lines[b:i + 1])
+            b = None
+    return blocks
+
+
 def splice_net(text, block, row):
     """text with the network block and target row replaced (or added)."""
     lines = text.split("\n") if text else ["# sandboxtime benchmarks", ""]
@@ -1231,6 +1249,9 @@ if net_block:
 rel_block = old_rel_block(open(OUT).read()) if os.path.exists(OUT) else None
 if rel_block:
     md.extend(rel_block)
+    w()
+for hand_block in (old_hand_blocks(open(OUT).read()) if os.path.exists(OUT) else []):
+    md.extend(hand_block)
     w()
 
 # ---------------------------------------------------------------------------
