@@ -40,6 +40,7 @@ enum {
 	OPT_NNP,
 	OPT_SECCOMP,
 	OPT_CONFIG,
+	OPT_KILL_AFTER,
 };
 
 static const struct option long_options[] = {
@@ -73,6 +74,7 @@ static const struct option long_options[] = {
 	{ "no-new-privileges", optional_argument, NULL, OPT_NNP },
 	{ "seccomp", required_argument, NULL, OPT_SECCOMP },
 	{ "config", required_argument, NULL, OPT_CONFIG },
+	{ "kill-after", required_argument, NULL, OPT_KILL_AFTER },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -137,6 +139,8 @@ void st_cli_usage(FILE *out)
 	      " -v, --verbose          also print min, median, p95, mean and stddev of every figure\n"
 	      "     --hostname=NAME    hostname inside the sandbox (default: sandbox)\n"
 	      "     --no-init          exec CMD as the sandbox's first process, without the init\n"
+	      "     --kill-after=SECONDS  after SIGINT/SIGTERM/SIGHUP/SIGQUIT, kill the sandbox if it\n"
+	      "                          has not ended in that time (default: 10; 0: wait forever)\n"
 	      "     --cap-add=LIST     give the workload these capabilities too (CAP_NET_ADMIN,...)\n"
 	      "     --cap-drop=LIST    take these from it (ALL: every one); default: Docker's set\n"
 	      "     --no-new-privileges[=true|false]\n"
@@ -168,6 +172,7 @@ static void set_defaults(struct st_opts *o)
 	o->cpu = -1;
 	o->no_new_privs = 1;
 	o->seccomp = "default";
+	o->kill_after_s = 10;
 	o->format = ST_FORMAT_TABLE;
 	o->rr = -1;
 }
@@ -296,6 +301,8 @@ static int parse_option(int c, const char *arg, struct st_opts *o, struct st_err
 		o->hardening_given = 1;
 		o->given |= ST_GIVEN_SECCOMP;
 		return 0;
+	case OPT_KILL_AFTER:
+		return parse_count("--kill-after", arg, 0, 86400, &o->kill_after_s, err);
 	case OPT_CONFIG:
 		if (!*arg)
 			return st_error_usage(err, "--config: empty file name");

@@ -159,6 +159,7 @@ int st_cmd_run(const struct st_opts *cli, int *exit_code, struct st_error *err)
 	cfg.rootless = s.report.host.rootless;
 	cfg.hostname = o->hostname ? o->hostname : ST_DEFAULT_HOSTNAME;
 	cfg.no_init = o->no_init;
+	cfg.kill_after_ms = o->kill_after_s * 1000u;
 	cfg.exec.argv = o->argv;
 	cfg.exec.envp = oci.env;
 	cfg.exec.cwd = oci.cwd;
@@ -189,6 +190,9 @@ int st_cmd_run(const struct st_opts *cli, int *exit_code, struct st_error *err)
 	s.report.workload = &w;
 	s.report.net = &net;
 	s.report.harden = &cfg.exec.harden;
+	if (w.killed_after_grace)
+		st_report_add_error(&s.report, "the sandbox outlived --kill-after=%u s after a terminating signal and was killed",
+				    o->kill_after_s);
 	if (w.teardown_error[0]) {
 		/* Something we made may have outlived us: say so even with -q. */
 		fprintf(stderr, "sandboxtime: warning: %s\n", w.teardown_error);

@@ -198,32 +198,59 @@ static int configure_user(const struct st_sandbox_config *cfg, pid_t pid, struct
 	return ret;
 }
 
-/* Waits for the sandbox to end, passing on every forwarded signal. */
-static int wait_forwarding(pid_t pid, int *status, struct rusage *ru, struct st_error *err)
+/* Signals that ask the sandbox to end: after one, its grace period runs. */
+static int terminating(int sig)
+{
+	return sig == SIGINT || sig == SIGTERM || sig == SIGHUP || sig == SIGQUIT;
+}
+
+/*
+ * Waits for the sandbox to end, passing on every forwarded signal. After a
+ * terminating one, the sandbox has @kill_after_ms to end (0: forever), then
+ * its init is killed: a workload that ignores SIGTERM, or one that is pid 1
+ * of its namespace (--no-init) and so shielded from it by the kernel, cannot
+ * keep sandboxtime waiting. With a pid namespace that ends every process in
+ * it; without, the subreaper in st_sandbox_run() ends the rest.
+ */
+static int wait_forwarding(pid_t pid, unsigned int kill_after_ms, int *status, struct rusage *ru,
+			   int *killed, struct st_error *err)
 {
 	_cleanup_close_ int sfd = signalfd(-1, st_signals_forwarded(), SFD_CLOEXEC);
 	_cleanup_close_ int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	uint64_t deadline = 0;
 
 	if (sfd < 0 || pidfd < 0)
 		return st_error_set(err, errno, "sandbox: %s", sfd < 0 ? "signalfd" : "pidfd_open");
 	for (;;) {
 		struct pollfd p[2] = { { .fd = pidfd, .events = POLLIN }, { .fd = sfd, .events = POLLIN } };
 		struct signalfd_siginfo si;
+		int timeout = -1;
 
-		if (poll(p, 2, -1) < 0) {
+		if (deadline) {
+			uint64_t now = st_now_ns();
+
+			timeout = now >= deadline ? 0 : (int)((deadline - now + 999999) / 1000000);
+		}
+		if (poll(p, 2, timeout) < 0) {
 			if (errno == EINTR)
 				continue;
 			return st_error_set(err, errno, "sandbox: poll");
 		}
 		if (p[1].revents & POLLIN &&
-		    TEMP_FAILURE_RETRY(read(sfd, &si, sizeof(si))) == (ssize_t)sizeof(si))
+		    TEMP_FAILURE_RETRY(read(sfd, &si, sizeof(si))) == (ssize_t)sizeof(si)) {
 			kill(pid, (int)si.ssi_signo);
+			if (terminating((int)si.ssi_signo) && kill_after_ms && !deadline)
+				deadline = st_now_ns() + (uint64_t)kill_after_ms * 1000000ull;
+		}
 		if (p[0].revents & POLLIN)
 			return st_reap_usage(pid, status, ru, err);
+		if (deadline && st_now_ns() >= deadline && !*killed) {
+			kill(pid, SIGKILL);
+			*killed = 1;
+		}
 	}
 }
 
-/* EOF on the exec pipe: CMD was executed. An int: the errno that stopped it. */
 /*
  * The exec pipe: the report, then, when the filter went last, its tail, then
  * an errno if exec failed; EOF means exec worked. A filter that denies
@@ -275,7 +302,7 @@ static int collect_result(const struct st_sandbox_config *cfg, struct channel *c
 	struct rusage ru;
 	int status, ret;
 
-	ret = wait_forwarding(pid, &status, &ru, err);
+	ret = wait_forwarding(pid, cfg->kill_after_ms, &status, &ru, &w->killed_after_grace, err);
 	if (ret < 0)
 		return ret;
 	if (cfg->no_init) {

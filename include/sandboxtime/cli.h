@@ -55,6 +55,7 @@ struct st_opts {
 	int verbose;
 	const char *hostname; /* NULL: the default, "sandbox" */
 	int no_init;
+	unsigned int kill_after_s; /* --kill-after: grace after a terminating signal, 0: none */
 	int dry_run; /* cleanup: list, delete nothing */
 	int all;     /* orphans: the table shows active namespaces too */
 	const char *bench; /* bench NAME */

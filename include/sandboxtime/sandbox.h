@@ -15,6 +15,7 @@ struct st_sandbox_config {
 	int rootless;
 	const char *hostname;
 	int no_init;
+	unsigned int kill_after_ms;    /* grace after a terminating signal; 0: none */
 	const struct st_net_plan *net; /* the wiring, when net is a layer */
 	struct st_exec_spec exec;      /* the workload: argv, env, cwd, hardening */
 };
@@ -24,6 +25,7 @@ struct st_workload {
 	int exit_code;  /* as sandboxtime passes it on: status, or 128+N */
 	int exec_errno; /* CMD could not be executed: why */
 	int clone_errno; /* the sandbox could not be created: why */
+	int killed_after_grace; /* it outlived --kill-after and was killed */
 	char teardown_error[ST_ERROR_MSG_MAX]; /* the workload ran, the unwiring failed */
 	uint64_t wall_ns;
 	struct rusage ru;
