@@ -277,16 +277,22 @@ json_t *st_report_json(const struct st_report *r)
 	return doc;
 }
 
-int st_report_write_json(const struct st_report *r, FILE *out, struct st_error *err)
+/* Every document goes out the same way: indented, keys in order, 9 digits. */
+static int write_doc(json_t *doc, FILE *out, struct st_error *err)
 {
-	json_auto_t *doc = r->bench ? bench_json(r) : st_report_json(r);
-
 	if (!doc)
 		return st_error_set(err, ENOMEM, "report: building JSON");
 	if (json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9)) < 0 ||
 	    fputc('\n', out) == EOF)
 		return st_error_set(err, errno ? errno : EIO, "report: writing JSON");
 	return 0;
+}
+
+int st_report_write_json(const struct st_report *r, FILE *out, struct st_error *err)
+{
+	json_auto_t *doc = r->bench ? bench_json(r) : st_report_json(r);
+
+	return write_doc(doc, out, err);
 }
 
 static json_t *holder_json(const struct st_holder *h)
@@ -352,11 +358,7 @@ int st_orphans_write_json(const struct st_orphans_report *r, FILE *out, struct s
 {
 	json_auto_t *doc = st_orphans_json(r);
 
-	if (!doc)
-		return st_error_set(err, ENOMEM, "report: building JSON");
-	if (json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER) < 0 || fputc('\n', out) == EOF)
-		return st_error_set(err, errno ? errno : EIO, "report: writing JSON");
-	return 0;
+	return write_doc(doc, out, err);
 }
 
 /* A ratio, or null when a path is missing or measured nothing. */
@@ -444,10 +446,5 @@ int st_nb_write_json(const struct st_nb_report *r, FILE *out, struct st_error *e
 {
 	json_auto_t *doc = st_nb_report_json(r);
 
-	if (!doc)
-		return st_error_set(err, ENOMEM, "report: building JSON");
-	if (json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9)) < 0 ||
-	    fputc('\n', out) == EOF)
-		return st_error_set(err, errno ? errno : EIO, "report: writing JSON");
-	return 0;
+	return write_doc(doc, out, err);
 }

@@ -181,41 +181,18 @@ static int in_string_list(json_t *list, const char *name)
 	return 0;
 }
 
-/* Whether every capability named in @list is in @caps ("CAP_SYS_ADMIN"). */
-static int has_all_caps(json_t *list, uint64_t caps, int *unknown)
+/* The capabilities named in @list ("CAP_SYS_ADMIN"), as a mask; -1 if one is unknown. */
+static int caps_of_list(json_t *list, uint64_t *mask)
 {
 	size_t i;
 	json_t *v;
 
+	*mask = 0;
 	json_array_foreach(list, i, v) {
-		uint64_t one = 0;
 		struct st_error e;
 
-		if (!json_is_string(v) || st_caps_edit(&one, NULL, json_string_value(v), &e) < 0) {
-			*unknown = 1;
-			return 0;
-		}
-		if (!(caps & one))
-			return 0;
-	}
-	return 1;
-}
-
-static int has_any_cap(json_t *list, uint64_t caps, int *unknown)
-{
-	size_t i;
-	json_t *v;
-
-	json_array_foreach(list, i, v) {
-		uint64_t one = 0;
-		struct st_error e;
-
-		if (!json_is_string(v) || st_caps_edit(&one, NULL, json_string_value(v), &e) < 0) {
-			*unknown = 1;
-			return 0;
-		}
-		if (caps & one)
-			return 1;
+		if (!json_is_string(v) || st_caps_edit(mask, NULL, json_string_value(v), &e) < 0)
+			return -1;
 	}
 	return 0;
 }
@@ -236,8 +213,12 @@ static int rule_applies(json_t *rule, const struct compile_env *env, const struc
 
 	if ((inc && !json_is_object(inc)) || (exc && !json_is_object(exc)))
 		return bad(err, w, "%s", "includes and excludes must be objects");
-	if (json_object_get(inc, "caps"))
-		ok &= has_all_caps(json_object_get(inc, "caps"), env->caps, &unknown);
+	if (json_object_get(inc, "caps")) {
+		uint64_t want;
+
+		unknown |= caps_of_list(json_object_get(inc, "caps"), &want) < 0;
+		ok &= (env->caps & want) == want; /* all of them */
+	}
 	if (json_object_get(inc, "arches"))
 		ok &= in_string_list(json_object_get(inc, "arches"), env->arch);
 	if (min) {
@@ -247,8 +228,12 @@ static int rule_applies(json_t *rule, const struct compile_env *env, const struc
 			return bad(err, w, "%s", "includes.minKernel must be like \"4.8\"");
 		ok &= env->kernel[0] > maj || (env->kernel[0] == maj && env->kernel[1] >= minor);
 	}
-	if (json_object_get(exc, "caps"))
-		ok &= !has_any_cap(json_object_get(exc, "caps"), env->caps, &unknown);
+	if (json_object_get(exc, "caps")) {
+		uint64_t banned;
+
+		unknown |= caps_of_list(json_object_get(exc, "caps"), &banned) < 0;
+		ok &= !(env->caps & banned); /* none of them */
+	}
 	if (json_object_get(exc, "arches"))
 		ok &= !in_string_list(json_object_get(exc, "arches"), env->arch);
 	if (unknown)
