@@ -41,6 +41,7 @@ enum {
 	OPT_SECCOMP,
 	OPT_CONFIG,
 	OPT_KILL_AFTER,
+	OPT_NET_STEPS_REPEAT,
 };
 
 static const struct option long_options[] = {
@@ -75,6 +76,7 @@ static const struct option long_options[] = {
 	{ "seccomp", required_argument, NULL, OPT_SECCOMP },
 	{ "config", required_argument, NULL, OPT_CONFIG },
 	{ "kill-after", required_argument, NULL, OPT_KILL_AFTER },
+	{ "net-steps-repeat", required_argument, NULL, OPT_NET_STEPS_REPEAT },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -114,6 +116,9 @@ void st_cli_usage(FILE *out)
 	      "                          or 10.214.x.2/24 with a bridge)\n"
 	      "     --bridge=NAME      join this existing bridge (root only) instead of a new one\n"
 	      "     --mtu=N            MTU of the veth pair and bridge (68 to 65535)\n"
+	      "     --net-steps-repeat=N\n"
+	      "                        also wire and unwire a private namespace N times the way the\n"
+	      "                          sandbox is wired, each step timed (default: 0)\n"
 	      "     --paths=LIST       netbench: comma list of host,veth,bridge (default: all three)\n"
 	      "     --duration=SECONDS netbench: measured time per run, fractions allowed, at\n"
 	      "                          most 3600 (default: 3)\n"
@@ -301,6 +306,8 @@ static int parse_option(int c, const char *arg, struct st_opts *o, struct st_err
 		o->hardening_given = 1;
 		o->given |= ST_GIVEN_SECCOMP;
 		return 0;
+	case OPT_NET_STEPS_REPEAT:
+		return parse_count("--net-steps-repeat", arg, 0, MAX_REPEAT, &o->net_steps_repeat, err);
 	case OPT_KILL_AFTER:
 		return parse_count("--kill-after", arg, 0, 86400, &o->kill_after_s, err);
 	case OPT_CONFIG:
@@ -333,6 +340,8 @@ static int check_net_options(const struct st_opts *o, struct st_error *err)
 		return st_error_usage(err, "--mtu needs --net=veth or --net=bridge");
 	if (o->bridge && o->net != ST_NET_BRIDGE)
 		return st_error_usage(err, "--bridge needs --net=bridge");
+	if (o->net_steps_repeat && !wired)
+		return st_error_usage(err, "--net-steps-repeat needs --net=veth or --net=bridge");
 	return 0;
 }
 

@@ -4,6 +4,7 @@
 
 #include "sandboxtime/caps.h"
 #include "sandboxtime/cmd.h"
+#include "sandboxtime/net_steps.h"
 #include "sandboxtime/ns_uts.h"
 #include "sandboxtime/oci.h"
 #include "sandboxtime/sandbox.h"
@@ -120,6 +121,7 @@ int st_cmd_run(const struct st_opts *cli, int *exit_code, struct st_error *err)
 	struct st_steps steps = { 0 };
 	struct st_net_plan net __attribute__((cleanup(st_net_plan_release))) = { .join_fd = -1 };
 	struct st_seccomp sc __attribute__((cleanup(st_seccomp_free))) = { .prog = NULL };
+	struct st_net_steps net_steps __attribute__((cleanup(st_net_steps_free))) = { .n = 0 };
 	struct st_workload w;
 	int ret;
 
@@ -151,6 +153,11 @@ int st_cmd_run(const struct st_opts *cli, int *exit_code, struct st_error *err)
 	/* --repeat=0: no calibration, only the one real sandbox. */
 	if (ret == 0 && o->repeat > 0)
 		ret = st_session_measure(&s, err);
+	if (ret == 0 && o->net_steps_repeat) {
+		ret = st_net_steps_measure(net.mode, net.mtu, o->net_steps_repeat, s.report.host.rootless,
+					   &net_steps, err);
+		s.report.net_steps = &net_steps;
+	}
 	if (ret < 0) {
 		*exit_code = st_session_failure_code(&s);
 		return ret;

@@ -169,6 +169,24 @@ static json_t *network_json(const struct st_net_plan *p)
 			 "mtu", p->mtu ? json_integer(p->mtu) : json_null());
 }
 
+/* --net-steps-repeat: each wiring step's figures over the lab's rounds. */
+static json_t *net_steps_json(const struct st_net_steps *ns)
+{
+	json_t *steps = json_array();
+
+	for (size_t i = 0; i < ns->n; i++) {
+		struct st_stats st;
+
+		st_stats_compute(ns->step[i].us.v, ns->step[i].us.n, &st);
+		json_array_append_new(steps, json_pack("{s:s,s:o,s:f}", "step", ns->step[i].name, "us",
+						       st_report_stats_json(&ns->step[i].us), "median_us",
+						       st.median));
+	}
+	return json_pack("{s:I,s:s,s:o}", "repeat", (json_int_t)ns->repeat, "where",
+			 "a fresh network namespace wired from a worker in a network namespace of its own, N times",
+			 "steps", steps);
+}
+
 /* What the workload gave up: its capabilities, no_new_privs, the filter. */
 static json_t *security_json(const struct st_hardening *h, int in_userns)
 {
@@ -266,6 +284,8 @@ json_t *st_report_json(const struct st_report *r)
 		json_object_set_new(doc, "steps", steps_json(r->steps));
 		if (r->net)
 			json_object_set_new(doc, "network", network_json(r->net));
+		if (r->net_steps)
+			json_object_set_new(doc, "net_steps", net_steps_json(r->net_steps));
 		if (r->harden)
 			json_object_set_new(doc, "security", security_json(r->harden, !!(r->mask & ST_LAYER_BIT(ST_LAYER_USER))));
 		json_object_set_new(doc, "workload",

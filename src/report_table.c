@@ -193,6 +193,18 @@ static void print_run(const struct st_report *r, FILE *out)
 			p->mode == ST_NET_BRIDGE ? p->bridge : "",
 			p->simulated_host ? "; rootless: the host side is a namespace sandboxtime made" : "");
 	}
+	if (r->net_steps) {
+		const struct st_net_steps *ns = r->net_steps;
+
+		fprintf(out, "\nNET STEP           median        p95        min  (%u rounds in a private namespace)\n",
+			ns->repeat);
+		for (size_t i = 0; i < ns->n; i++) {
+			struct st_stats st;
+
+			st_stats_compute(ns->step[i].us.v, ns->step[i].us.n, &st);
+			fprintf(out, "%-16s %10.1f %10.1f %10.1f\n", ns->step[i].name, st.median, st.p95, st.min);
+		}
+	}
 	if (r->harden) {
 		const struct st_seccomp *sc = r->harden->seccomp;
 		char caps[1024];

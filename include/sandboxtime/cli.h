@@ -43,6 +43,7 @@ struct st_opts {
 	const char *addr;   /* --addr: the sandbox's IPv4 address/prefix */
 	const char *bridge; /* --bridge: join this existing bridge */
 	unsigned int mtu;   /* --mtu: veth and bridge MTU, 0 for the default */
+	unsigned int net_steps_repeat; /* --net-steps-repeat: wire a lab N times, timed */
 	unsigned int repeat;
 	unsigned int warmup;
 	unsigned int deferred_repeat;

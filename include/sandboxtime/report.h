@@ -11,6 +11,7 @@
 #include "sandboxtime/orphans.h"
 #include "sandboxtime/netbench.h"
 #include "sandboxtime/bench_syscall.h"
+#include "sandboxtime/net_steps.h"
 #include "sandboxtime/sandbox.h"
 
 #define ST_SCHEMA "sandboxtime/v1"
@@ -29,6 +30,7 @@ struct st_report {
 	const struct st_workload *workload; /* NULL for `layers`, or CMD never ran */
 	const struct st_net_plan *net;      /* NULL for `layers` */
 	const struct st_hardening *harden;  /* NULL for `layers` */
+	const struct st_net_steps *net_steps; /* --net-steps-repeat, or NULL */
 	const struct st_bench_syscall *bench; /* bench syscall: its results instead of layers */
 	size_t nerrors;
 	char errors[ST_MAX_REPORT_ERRORS][ST_ERROR_MSG_MAX]; /* non-fatal problems */
