@@ -98,6 +98,27 @@ $(BIN): $(BUILD)/obj/main.o $(LIB)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(BUILD)/obj/main.o $(LIB) $(ST_LIBS)
 
+# The same program with fault injection compiled in (SANDBOXTIME_FAULT=STEP,
+# see steps.h), for tests/integration/faults.sh only; never installed.
+FAULT_OBJS := $(patsubst $(BUILD)/obj/%,$(BUILD)/obj-faults/%,$(LIB_OBJS) $(BUILD)/obj/main.o)
+FAULT_BIN := $(BUILD)/sandboxtime-faults
+
+$(BUILD)/obj-faults/%.o: src/%.c $(FLAGS_FILE)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $< (faults)")
+	$(Q)$(CC) $(ST_CFLAGS) $(CFLAGS) -DSANDBOXTIME_FAULTS -c -o $@ $<
+
+$(BUILD)/obj-faults/gen/%.o: $(BUILD)/gen/%.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(ST_CFLAGS) $(CFLAGS) -DSANDBOXTIME_FAULTS -c -o $@ $<
+
+$(FAULT_BIN): $(FAULT_OBJS)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(ST_LIBS)
+
+.PHONY: fault-bin
+fault-bin: $(FAULT_BIN)
+
 # Unit tests may wrap syscalls with -Wl,--wrap=NAME: a test file lists the
 # names it wraps in a line "// WRAP: name name".
 $(BUILD)/tests/%: tests/unit/%.c $(LIB) $(FLAGS_FILE)
@@ -123,10 +144,10 @@ demo:
 CHECK_SANITIZE ?= address,undefined
 check:
 	$(Q)sh .ci/install-deps test
-	$(Q)$(MAKE) --no-print-directory all unit-bins
+	$(Q)$(MAKE) --no-print-directory all unit-bins fault-bin
 ifeq ($(SANITIZE)-$(if $(CHECK_SANITIZE),y),-y)
 	$(Q)$(MAKE) --no-print-directory BUILD=$(call san_build,$(CHECK_SANITIZE)) \
-		SANITIZE=$(CHECK_SANITIZE) all unit-bins
+		SANITIZE=$(CHECK_SANITIZE) all unit-bins fault-bin
 	$(Q)bash tests/run.sh $(BUILD) $(call san_build,$(CHECK_SANITIZE))
 else
 	$(Q)bash tests/run.sh $(BUILD)
@@ -211,4 +232,4 @@ uninstall:
 clean:
 	rm -rf $(BUILD)
 
--include $(LIB_OBJS:.o=.d) $(BUILD)/obj/main.d $(FUZZ_OBJS:.o=.d)
+-include $(LIB_OBJS:.o=.d) $(BUILD)/obj/main.d $(FAULT_OBJS:.o=.d) $(FUZZ_OBJS:.o=.d)

@@ -47,7 +47,9 @@ static int prepare_hardening(const struct st_opts *o, const struct st_oci *oci, 
 	if (ret < 0)
 		return ret;
 	t0 = st_now_ns();
-	ret = compile_filter(o, oci, h->caps, sc, err);
+	ret = st_fault("seccomp_compile", err);
+	if (ret == 0)
+		ret = compile_filter(o, oci, h->caps, sc, err);
 	if (ret < 0)
 		return ret;
 	if (sc->prog)

@@ -20,11 +20,11 @@ int st_harden_apply_first(const struct st_hardening *h, int *filter_left, struct
 
 	*filter_left = 0;
 	if (h->no_new_privs)
-		ret = ST_TIMED_STEP(steps, "no_new_privs", set_no_new_privs(err));
+		ret = ST_TIMED_STEP(steps, err, "no_new_privs", set_no_new_privs(err));
 	if (ret == 0 && filter && !h->no_new_privs)
-		ret = ST_TIMED_STEP(steps, "seccomp_load", st_seccomp_load(h->seccomp, err));
+		ret = ST_TIMED_STEP(steps, err, "seccomp_load", st_seccomp_load(h->seccomp, err));
 	if (ret == 0)
-		ret = ST_TIMED_STEP(steps, "caps_drop", st_caps_apply(h->caps, err));
+		ret = ST_TIMED_STEP(steps, err, "caps_drop", st_caps_apply(h->caps, err));
 	if (ret == 0 && filter && h->no_new_privs)
 		*filter_left = 1;
 	return ret;
@@ -40,6 +40,6 @@ int st_harden_apply(const struct st_hardening *h, struct st_steps *steps, struct
 	int left, ret = st_harden_apply_first(h, &left, steps, err);
 
 	if (ret == 0 && left)
-		ret = ST_TIMED_STEP(steps, "seccomp_load", st_harden_load_filter(h, err));
+		ret = ST_TIMED_STEP(steps, err, "seccomp_load", st_harden_load_filter(h, err));
 	return ret;
 }

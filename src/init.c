@@ -8,6 +8,7 @@
 #include "sandboxtime/init.h"
 #include "sandboxtime/signals.h"
 #include "sandboxtime/spawn.h"
+#include "sandboxtime/steps.h"
 
 void st_exec_workload(const struct st_exec_spec *spec, int exec_err_fd)
 {
@@ -27,18 +28,18 @@ void st_exec_workload(const struct st_exec_spec *spec, int exec_err_fd)
 		_exit(ST_EXIT_FAILURE);
 	if (filter_left) {
 		struct st_exec_tail tail;
-		struct st_error err;
 		uint64_t t0 = st_now_ns();
 
 		memset(&tail, 0, sizeof(tail));
-		if (st_harden_load_filter(&spec->harden, &err) < 0)
-			tail.load_errno = err.errnum ? err.errnum : EINVAL;
+		tail.failed = st_fault("seccomp_load", &tail.err) < 0 ||
+			      st_harden_load_filter(&spec->harden, &tail.err) < 0;
 		snprintf(tail.step.name, sizeof(tail.step.name), "seccomp_load");
 		tail.step.us = st_ns_to_us(st_now_ns() - t0);
-		/* Best effort: the filter now in force may deny write(2). */
-		if (write(exec_err_fd, &tail, sizeof(tail)) < 0 && tail.load_errno)
-			_exit(ST_EXIT_FAILURE);
-		if (tail.load_errno)
+		/* Best effort: the filter now in force may deny write(2); then exec anyway. */
+		if (write(exec_err_fd, &tail, sizeof(tail)) < 0) {
+			/* nothing more can be said */
+		}
+		if (tail.failed)
 			_exit(ST_EXIT_FAILURE);
 	}
 	if (spec->envp)

@@ -322,24 +322,24 @@ int st_net_setup_outside(struct st_nl *nl, const struct st_net_plan *p, int sand
 	int ret;
 
 	/* NLM_F_EXCL: a name that exists is an error, so success means it is ours. */
-	ret = ST_TIMED_STEP(steps, "veth_create",
+	ret = ST_TIMED_STEP(steps, err, "veth_create",
 			    st_nl_veth_create(nl, p->host_if, ST_NET_INSIDE_IF, sandbox_netns_fd, p->mtu, err));
 	made->veth = ret == 0;
 	if (ret == 0 && p->mode == ST_NET_BRIDGE && !p->bridge_joined) {
-		ret = ST_TIMED_STEP(steps, "bridge_create", st_nl_bridge_create(nl, p->bridge, p->mtu, err));
+		ret = ST_TIMED_STEP(steps, err, "bridge_create", st_nl_bridge_create(nl, p->bridge, p->mtu, err));
 		made->bridge = ret == 0;
 		if (ret == 0)
-			ret = ST_TIMED_STEP(steps, "bridge_addr_add", st_nl_addr_add(nl, p->bridge, &p->outside, err));
+			ret = ST_TIMED_STEP(steps, err, "bridge_addr_add", st_nl_addr_add(nl, p->bridge, &p->outside, err));
 		/* No IPv4 forwarding on what we add to the host: nothing leaves the machine. */
 		if (ret == 0)
-			ret = ST_TIMED_STEP(steps, "bridge_up", st_nl_link_set_up(nl, p->bridge, 1, err));
+			ret = ST_TIMED_STEP(steps, err, "bridge_up", st_nl_link_set_up(nl, p->bridge, 1, err));
 	}
 	if (ret == 0 && p->mode == ST_NET_BRIDGE)
-		ret = ST_TIMED_STEP(steps, "bridge_attach", st_nl_link_set_master(nl, p->host_if, p->bridge, err));
+		ret = ST_TIMED_STEP(steps, err, "bridge_attach", st_nl_link_set_master(nl, p->host_if, p->bridge, err));
 	else if (ret == 0)
-		ret = ST_TIMED_STEP(steps, "host_addr_add", st_nl_addr_add(nl, p->host_if, &p->outside, err));
+		ret = ST_TIMED_STEP(steps, err, "host_addr_add", st_nl_addr_add(nl, p->host_if, &p->outside, err));
 	if (ret == 0)
-		ret = ST_TIMED_STEP(steps, "host_link_up", st_nl_link_set_up(nl, p->host_if, 1, err));
+		ret = ST_TIMED_STEP(steps, err, "host_link_up", st_nl_link_set_up(nl, p->host_if, 1, err));
 	return ret;
 }
 
@@ -347,7 +347,11 @@ static int delete_link(struct st_nl *nl, const char *name, const char *step, str
 		       struct st_error *err)
 {
 	uint64_t t0 = st_now_ns();
-	int ret = st_nl_link_del(nl, name, err);
+	int ret = st_fault(step, err);
+
+	if (ret < 0)
+		return ret;
+	ret = st_nl_link_del(nl, name, err);
 
 	/* A veth also dies with its peer's namespace: gone already is fine, and said. */
 	if (ret == 0 || ret == -ENODEV)
@@ -378,14 +382,14 @@ int st_net_setup_inside(const struct st_net_plan *p, struct st_steps *steps, str
 	int ret = st_nl_open(&nl, err);
 
 	if (ret == 0)
-		ret = ST_TIMED_STEP(steps, "lo_up", st_nl_link_set_up(nl, "lo", 0, err));
+		ret = ST_TIMED_STEP(steps, err, "lo_up", st_nl_link_set_up(nl, "lo", 0, err));
 	if (ret < 0 || !st_net_wired(p->mode))
 		return ret;
-	ret = ST_TIMED_STEP(steps, "addr_add", st_nl_addr_add(nl, ST_NET_INSIDE_IF, &p->inside, err));
+	ret = ST_TIMED_STEP(steps, err, "addr_add", st_nl_addr_add(nl, ST_NET_INSIDE_IF, &p->inside, err));
 	if (ret == 0)
-		ret = ST_TIMED_STEP(steps, "link_up", st_nl_link_set_up(nl, ST_NET_INSIDE_IF, 0, err));
+		ret = ST_TIMED_STEP(steps, err, "link_up", st_nl_link_set_up(nl, ST_NET_INSIDE_IF, 0, err));
 	if (ret == 0)
-		ret = ST_TIMED_STEP(steps, "route_add",
+		ret = ST_TIMED_STEP(steps, err, "route_add",
 				    st_nl_route_add_default(nl, ST_NET_INSIDE_IF, p->outside.addr, err));
 	return ret;
 }

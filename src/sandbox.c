@@ -86,7 +86,7 @@ static int wire_simulated_host(const struct st_net_plan *p, struct st_steps *ste
 	struct st_net_made made; /* dies with the outside namespace: nothing to delete */
 	int ret;
 
-	ret = ST_TIMED_STEP(steps, "netns_outside", st_net_make_outside_ns(outside_fd, &own, &nl, err));
+	ret = ST_TIMED_STEP(steps, err, "netns_outside", st_net_make_outside_ns(outside_fd, &own, &nl, err));
 	if (ret == 0)
 		ret = st_net_setup_outside(nl, p, own, &made, steps, err);
 	return ret;
@@ -99,12 +99,12 @@ static int configure_inside(const struct st_sandbox_config *cfg, struct st_steps
 	int ret = 0;
 
 	if (m & ST_LAYER_BIT(ST_LAYER_UTS))
-		ret = ST_TIMED_STEP(steps, "sethostname", st_ns_uts_set_hostname(cfg->hostname, err));
+		ret = ST_TIMED_STEP(steps, err, "sethostname", st_ns_uts_set_hostname(cfg->hostname, err));
 	if (ret == 0 && (m & ST_LAYER_BIT(ST_LAYER_MOUNT)))
-		ret = ST_TIMED_STEP(steps, "mount_private", st_ns_mount_make_private(err));
+		ret = ST_TIMED_STEP(steps, err, "mount_private", st_ns_mount_make_private(err));
 	/* A fresh /proc only where it cannot hide the host's: own mounts and pids. */
 	if (ret == 0 && (m & ST_LAYER_BIT(ST_LAYER_MOUNT)) && (m & ST_LAYER_BIT(ST_LAYER_PID)))
-		ret = ST_TIMED_STEP(steps, "mount_proc", st_ns_mount_proc(err));
+		ret = ST_TIMED_STEP(steps, err, "mount_proc", st_ns_mount_proc(err));
 	if (ret < 0 || !(m & ST_LAYER_BIT(ST_LAYER_NET)))
 		return ret;
 	if (st_net_wired(cfg->net->mode) && cfg->net->simulated_host)
@@ -190,11 +190,11 @@ static int configure_user(const struct st_sandbox_config *cfg, pid_t pid, struct
 		return 0;
 	/* Unprivileged, gid_map may only be written once setgroups is denied. */
 	if (cfg->rootless)
-		ret = ST_TIMED_STEP(steps, "setgroups", st_ns_user_deny_setgroups(pid, err));
+		ret = ST_TIMED_STEP(steps, err, "setgroups", st_ns_user_deny_setgroups(pid, err));
 	if (ret == 0)
-		ret = ST_TIMED_STEP(steps, "uid_map", st_ns_user_write_uid_map(pid, geteuid(), identity, err));
+		ret = ST_TIMED_STEP(steps, err, "uid_map", st_ns_user_write_uid_map(pid, geteuid(), identity, err));
 	if (ret == 0)
-		ret = ST_TIMED_STEP(steps, "gid_map", st_ns_user_write_gid_map(pid, getegid(), identity, err));
+		ret = ST_TIMED_STEP(steps, err, "gid_map", st_ns_user_write_gid_map(pid, getegid(), identity, err));
 	return ret;
 }
 
@@ -279,8 +279,10 @@ static int check_exec(struct channel *ch, struct st_workload *w, const char *cmd
 		struct st_exec_tail tail;
 
 		memcpy(&tail, rest, sizeof(tail));
-		if (tail.load_errno)
-			return st_error_set(err, tail.load_errno, "sandbox: seccomp: loading the filter");
+		if (tail.failed) {
+			*err = tail.err;
+			return st_error_wrap(err, "sandbox");
+		}
 		st_steps_add(steps, tail.step.name, (uint64_t)(tail.step.us * 1000.0));
 		memmove(rest, rest + sizeof(tail), got - sizeof(tail));
 		got -= sizeof(tail);
@@ -396,7 +398,9 @@ static int run(const struct st_sandbox_config *cfg, int own_pid_ns, struct outsi
 			return ret;
 	}
 	t0 = st_now_ns();
-	pid = st_clone3(st_layer_flags(cfg->mask), err);
+	pid = st_fault("clone", err);
+	if (pid == 0)
+		pid = st_clone3(st_layer_flags(cfg->mask), err);
 	if (pid == 0)
 		sandbox_child(cfg, &ch);
 	if (pid > 0)

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "sandboxtime/steps.h"
 
@@ -25,3 +27,18 @@ void st_steps_append(struct st_steps *steps, const struct st_steps *from)
 	for (size_t i = 0; i < from->n && steps->n < ST_MAX_STEPS; i++)
 		steps->v[steps->n++] = from->v[i];
 }
+
+#ifdef SANDBOXTIME_FAULTS
+int st_fault(const char *step, struct st_error *err)
+{
+	const char *spec = getenv("SANDBOXTIME_FAULT");
+	size_t len = strlen(step);
+	int e = EIO;
+
+	if (!spec || strncmp(spec, step, len) != 0 || (spec[len] && spec[len] != ':'))
+		return 0;
+	if (spec[len] == ':')
+		e = atoi(spec + len + 1);
+	return st_error_set(err, e > 0 ? e : EIO, "%s: injected fault", step);
+}
+#endif

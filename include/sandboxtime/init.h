@@ -32,7 +32,8 @@ struct st_exec_report {
  * exec's errno); sandboxtime then reports what it has.
  */
 struct st_exec_tail {
-	int load_errno;
+	int failed;
+	struct st_error err;
 	struct st_step step;
 };
 

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "sandboxtime/clock.h"
+#include "sandboxtime/error.h"
 
 #define ST_MAX_STEPS 32
 
@@ -28,11 +29,29 @@ void st_steps_add_flagged(struct st_steps *steps, const char *name, uint64_t ns,
 /* Appends every step of @from. */
 void st_steps_append(struct st_steps *steps, const struct st_steps *from);
 
+/*
+ * Fault injection, compiled in only for tests (-DSANDBOXTIME_FAULTS, the
+ * sandboxtime-faults binary of make check): SANDBOXTIME_FAULT=STEP[:ERRNO]
+ * makes the step of that name fail with ERRNO (default EIO) before it runs,
+ * so that every error path, and what it leaves behind, is exercised.
+ * Returns 0 (no fault) or -errno with @err set. A no-op in the real binary.
+ */
+#ifdef SANDBOXTIME_FAULTS
+int st_fault(const char *step, struct st_error *err);
+#else
+static inline int st_fault(const char *step _unused_, struct st_error *err _unused_)
+{
+	return 0;
+}
+#endif
+
 /* Runs one step, and records its duration if it worked. */
-#define ST_TIMED_STEP(steps, name, call)                              \
+#define ST_TIMED_STEP(steps, err, name, call)                         \
 	({                                                            \
 		uint64_t _t0 = st_now_ns();                           \
-		int _r = (call);                                      \
+		int _r = st_fault(name, err);                         \
+		if (_r == 0)                                          \
+			_r = (call);                                  \
 		if (_r == 0)                                          \
 			st_steps_add(steps, name, st_now_ns() - _t0); \
 		_r;                                                   \
