@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
+#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <math.h>
 #include <sched.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sandboxtime/cli.h"
@@ -12,6 +15,8 @@
 
 #define MAX_REPEAT 100000u
 #define MAX_COLD_MS 60000u
+#define ST_MIN_INTERVAL_S 0.1
+#define ST_MAX_INTERVAL_S 86400.0
 
 enum {
 	OPT_NS = CHAR_MAX + 1,
@@ -42,6 +47,9 @@ enum {
 	OPT_CONFIG,
 	OPT_KILL_AFTER,
 	OPT_NET_STEPS_REPEAT,
+	OPT_WATCH,
+	OPT_INTERVAL,
+	OPT_TEXTFILE,
 };
 
 static const struct option long_options[] = {
@@ -77,6 +85,9 @@ static const struct option long_options[] = {
 	{ "config", required_argument, NULL, OPT_CONFIG },
 	{ "kill-after", required_argument, NULL, OPT_KILL_AFTER },
 	{ "net-steps-repeat", required_argument, NULL, OPT_NET_STEPS_REPEAT },
+	{ "watch", no_argument, NULL, OPT_WATCH },
+	{ "interval", required_argument, NULL, OPT_INTERVAL },
+	{ "textfile", required_argument, NULL, OPT_TEXTFILE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -84,7 +95,8 @@ static const struct option long_options[] = {
 
 /* Subcommands of DESIGN.md that this version does not have yet. */
 /* The options that mean something to `orphans`; any other is a usage error. */
-static const int orphans_options[] = { OPT_FORMAT, 'J', 'o', 'q', OPT_ALL, 'h', 'V' };
+static const int orphans_options[] = { OPT_FORMAT, 'J', 'o', 'q', OPT_ALL, OPT_WATCH, OPT_INTERVAL,
+					OPT_TEXTFILE, 'h', 'V' };
 
 /* sandboxtime bench NAME: the micro-benchmarks behind the numbers. */
 static const char *const bench_names[] = { "syscall" };
@@ -154,6 +166,11 @@ void st_cli_usage(FILE *out)
 	      "     --config=FILE      read an OCI runtime-spec config.json (options given here win)\n"
 	      "     --dry-run          cleanup: list what would be deleted, delete nothing\n"
 	      "     --all              orphans: also show the active namespaces in the table\n"
+	      "     --watch            orphans: scan again and again until SIGINT, SIGTERM or SIGHUP\n"
+	      "     --interval=SECONDS orphans --watch: seconds between scans, fractions allowed,\n"
+	      "                          0.1 to 86400 (default: 60)\n"
+	      "     --textfile=PATH    orphans: write the Prometheus text format to PATH atomically\n"
+	      "                          (node_exporter's textfile collector), each scan with --watch\n"
 	      " -h, --help             display this help\n"
 	      " -V, --version          display version\n"
 	      "\n"
@@ -204,6 +221,22 @@ static int parse_format(const char *text, enum st_format *out, struct st_error *
 		}
 	}
 	return st_error_usage(err, "--format: unknown format '%s' (known: table, json, csv, prometheus)", text);
+}
+
+/* --interval: seconds, fractions allowed, 0.1 to a day (DESIGN.md). */
+static int parse_interval(const char *text, double *out, struct st_error *err)
+{
+	char *end = NULL;
+	double v;
+
+	errno = 0;
+	v = strtod(text, &end);
+	if (!*text || errno || !end || *end || !isfinite(v) || text[0] == '-' || text[0] == '+')
+		return st_error_usage(err, "--interval: '%s' is not a number of seconds", text);
+	if (v < ST_MIN_INTERVAL_S || v > ST_MAX_INTERVAL_S)
+		return st_error_usage(err, "--interval: %s is out of range (0.1 to 86400 seconds)", text);
+	*out = v;
+	return 0;
 }
 
 static int parse_option(int c, const char *arg, struct st_opts *o, struct st_error *err)
@@ -310,6 +343,16 @@ static int parse_option(int c, const char *arg, struct st_opts *o, struct st_err
 		return parse_count("--net-steps-repeat", arg, 0, MAX_REPEAT, &o->net_steps_repeat, err);
 	case OPT_KILL_AFTER:
 		return parse_count("--kill-after", arg, 0, 86400, &o->kill_after_s, err);
+	case OPT_WATCH:
+		o->watch = 1;
+		return 0;
+	case OPT_INTERVAL:
+		return parse_interval(arg, &o->interval_s, err);
+	case OPT_TEXTFILE:
+		if (!*arg)
+			return st_error_usage(err, "--textfile: empty file name");
+		o->textfile = arg;
+		return 0;
 	case OPT_CONFIG:
 		if (!*arg)
 			return st_error_usage(err, "--config: empty file name");
@@ -447,8 +490,16 @@ static int parse_operands(int argc, char **argv, int ind, int value_index, struc
 	if (o->command == ST_CMD_ORPHANS) {
 		if (ind < argc)
 			return st_error_usage(err, "orphans: unexpected argument '%s'", argv[ind]);
+		if (o->interval_s > 0 && !o->watch)
+			return st_error_usage(err, "--interval needs --watch");
+		if (o->output && (o->watch || o->textfile))
+			return st_error_usage(err, "orphans: -o writes one report: use --textfile=PATH with --watch");
+		if (o->watch && o->interval_s <= 0)
+			o->interval_s = 60.0;
 		return 0;
 	}
+	if (o->watch || o->interval_s > 0 || o->textfile)
+		return st_error_usage(err, "--watch, --interval and --textfile apply to orphans only");
 	if (o->command == ST_CMD_NETBENCH)
 		return check_netbench(argc, argv, ind, o, err);
 	if (o->nb_paths || o->duration_s > 0 || o->size || o->rr >= 0)
@@ -530,7 +581,7 @@ int st_cli_parse(int argc, char **argv, struct st_opts *o, struct st_error *err)
 		if (optarg && optarg == args[optind - 1])
 			value_index = optind - 1 + first - 1;
 		if (o->command == ST_CMD_ORPHANS && !orphans_option(c))
-			return st_error_usage(err, "orphans: option '%s' does not apply (orphans takes --format, -J, -o, --all, -q)",
+			return st_error_usage(err, "orphans: option '%s' does not apply (orphans takes --format, -J, -o, --all, -q, --watch, --interval, --textfile)",
 					      args[optarg && optarg == args[optind - 1] ? optind - 2 : optind - 1]);
 		ret = parse_option(c, optarg, o, err);
 		if (ret < 0)

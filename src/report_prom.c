@@ -74,6 +74,24 @@ int st_orphans_write_prom(const struct st_orphans_report *r, FILE *out, struct s
 	return ferror(out) ? st_error_set(err, EIO, "report: writing Prometheus text") : 0;
 }
 
+int st_orphans_write_textfile(const struct st_orphans_report *r, double scan_time_s,
+			      double scan_duration_s, FILE *out, struct st_error *err)
+{
+	int ret = st_orphans_write_prom(r, out, err);
+
+	if (ret < 0)
+		return ret;
+	fprintf(out, "# HELP sandboxtime_orphans_last_scan_timestamp_seconds When the scan of this file ended, in seconds since the Epoch.\n"
+		     "# TYPE sandboxtime_orphans_last_scan_timestamp_seconds gauge\n"
+		     "sandboxtime_orphans_last_scan_timestamp_seconds %.3f\n",
+		scan_time_s);
+	fprintf(out, "# HELP sandboxtime_orphans_scan_duration_seconds How long the scan of this file took.\n"
+		     "# TYPE sandboxtime_orphans_scan_duration_seconds gauge\n"
+		     "sandboxtime_orphans_scan_duration_seconds %.6f\n",
+		scan_duration_s);
+	return ferror(out) ? st_error_set(err, EIO, "report: writing Prometheus text") : 0;
+}
+
 /* netbench: label values are path and ratio names of our own, which need no escaping. */
 static void family(FILE *out, const char *name, const char *help)
 {

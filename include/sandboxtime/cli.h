@@ -59,6 +59,9 @@ struct st_opts {
 	unsigned int kill_after_s; /* --kill-after: grace after a terminating signal, 0: none */
 	int dry_run; /* cleanup: list, delete nothing */
 	int all;     /* orphans: the table shows active namespaces too */
+	int watch;   /* orphans --watch: scan until SIGINT, SIGTERM or SIGHUP */
+	double interval_s;    /* orphans --interval, 0: not given (60 with --watch) */
+	const char *textfile; /* orphans --textfile: Prometheus text, replaced atomically */
 	const char *bench; /* bench NAME */
 	const char *cap_add;  /* --cap-add LIST */
 	const char *cap_drop; /* --cap-drop LIST|ALL */

@@ -69,6 +69,9 @@ int st_orphans_write_json(const struct st_orphans_report *r, FILE *out, struct s
 int st_orphans_write_table(const struct st_orphans_report *r, FILE *out, struct st_error *err);
 int st_orphans_write_csv(const struct st_orphans_report *r, FILE *out, struct st_error *err);
 int st_orphans_write_prom(const struct st_orphans_report *r, FILE *out, struct st_error *err);
+/* The Prometheus text of a --textfile: st_orphans_write_prom() plus when the scan ended and took. */
+int st_orphans_write_textfile(const struct st_orphans_report *r, double scan_time_s,
+			      double scan_duration_s, FILE *out, struct st_error *err);
 
 /*
  * Escapes @in as a Prometheus label value (text exposition format: backslash,
