@@ -366,6 +366,28 @@ static void test_unknown_name_twice(void **state)
 	st_seccomp_free(&f);
 }
 
+/*
+ * Found by fuzz/fuzz_seccomp_profile: an empty name after an unknown one
+ * made note_unknown() search for "" with strstr(), which walked past the end
+ * of unknown_names (stack-buffer-overflow). "" is one unknown name, listed
+ * as "", once however often it comes.
+ */
+static void test_unknown_name_empty(void **state)
+{
+	static const char json[] =
+		"{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": ["
+		"{\"names\": [\"mogunt\", \"\"], \"action\": \"SCMP_ACT_ERRNO\"},"
+		"{\"names\": [\"\", \"getppid\", \"\"], \"action\": \"SCMP_ACT_KILL\"}]}";
+	struct st_error err = { 0 };
+	struct st_seccomp f;
+
+	assert_int_equal(st_seccomp_compile_json(json, sizeof(json) - 1, "empty", st_caps_default(), &f, &err), 0);
+	assert_string_equal(f.unknown_names, "mogunt,\"\"");
+	assert_int_equal(f.unknown, 2);
+	assert_int_equal(f.rules, 1);
+	st_seccomp_free(&f);
+}
+
 /* More unknown names than the list holds: all counted, the list cut at a name. */
 static void test_unknown_names_overflow(void **state)
 {
@@ -634,6 +656,7 @@ int main(void)
 		cmocka_unit_test(test_unknown_names),
 		cmocka_unit_test(test_unknown_name_twice),
 		cmocka_unit_test(test_unknown_names_overflow),
+		cmocka_unit_test(test_unknown_name_empty),
 		cmocka_unit_test(test_rule_same_as_default),
 		cmocka_unit_test(test_free_twice),
 		cmocka_unit_test(test_cache_roundtrip_file),
