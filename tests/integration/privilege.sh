@@ -19,14 +19,14 @@ CAP_SYS_ADMIN=21
 
 # descendants PID: PID and every process below it, one pid a line.
 descendants() {
-	local todo=$1 pid all
+	local all pid queue=("$1") kids
 	all=$(ps -e -o pid=,ppid=)
-	while [ -n "$todo" ]; do
-		set -- $todo
-		pid=$1; shift; todo=$*
+	while [ ${#queue[@]} -gt 0 ]; do
+		pid=${queue[0]}
+		queue=("${queue[@]:1}")
 		echo "$pid"
-		todo="$todo $(printf '%s\n' "$all" | awk -v p="$pid" '$2 == p { printf "%s ", $1 }')"
-		todo=$(echo $todo)
+		mapfile -t kids < <(printf '%s\n' "$all" | awk -v p="$pid" '$2 == p { print $1 }')
+		queue+=("${kids[@]}")
 	done
 }
 
@@ -125,12 +125,12 @@ t_no_mount() {
 		st_show
 		return 1
 	fi
-	for bnd in $(sed -n 's/^Cap\(Eff\|Bnd\):[[:space:]]*//p' "$ST_OUT"); do
+	while read -r bnd; do
 		if [ $(((16#$bnd >> CAP_SYS_ADMIN) & 1)) -ne 0 ]; then
 			echo "CAP_SYS_ADMIN in $bnd"; st_show
 			return 1
 		fi
-	done
+	done < <(sed -n 's/^Cap\(Eff\|Bnd\):[[:space:]]*//p' "$ST_OUT")
 	[ "$(grep -c '^Cap' "$ST_OUT")" -eq 2 ] || { st_show; return 1; }
 }
 
@@ -141,7 +141,10 @@ t_root_bounding() {
 	expect_rc 0 || { st_show; return 1; }
 	bnd=$(sed -n 's/^CapBnd:[[:space:]]*//p' "$ST_OUT")
 	diag "CapBnd as root: $bnd (Docker: $DOCKER_CAPS)"
-	[ -n "$bnd" ] && [ $((16#$bnd & ~16#$DOCKER_CAPS)) -eq 0 ] || { st_show; return 1; }
+	if [ -z "$bnd" ] || [ $((16#$bnd & ~16#$DOCKER_CAPS)) -ne 0 ]; then
+		st_show
+		return 1
+	fi
 }
 
 ok "make install sets no setuid, setgid bit or file capability" t_install_no_setid
