@@ -181,7 +181,9 @@ bench:
 # src/*.c but main.c is compiled again with clang. Each target runs for
 # FUZZ_SECONDS on its seeds (fuzz/corpus/TARGET, read only) plus what it
 # found before (build-fuzz/corpus/TARGET); a crash is saved to
-# build-fuzz/crashes/ and fails the run. Not part of check.
+# build-fuzz/crashes/ and fails the run. A target's own libFuzzer flags, if
+# any, are in fuzz/TARGET.flags (and its dictionary in fuzz/TARGET.dict).
+# Not part of check.
 FUZZ_CC ?= $(firstword $(shell command -v clang-14 clang 2>/dev/null) clang-14)
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD := build-fuzz
@@ -190,9 +192,15 @@ FUZZ_CFLAGS := -std=c17 -D_GNU_SOURCE -Iinclude -Wall -Wextra -Werror -Wno-unuse
 	       -O1 -g $(FUZZ_SAN) $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 FUZZ_TARGETS := $(patsubst fuzz/%.c,%,$(wildcard fuzz/fuzz_*.c))
 FUZZ_BINS := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/%)
-FUZZ_OBJS := $(LIB_SRCS:src/%.c=$(FUZZ_BUILD)/obj/%.o)
+FUZZ_OBJS := $(LIB_SRCS:src/%.c=$(FUZZ_BUILD)/obj/%.o) $(FUZZ_BUILD)/obj/gen/seccomp_default.o
 
 $(FUZZ_BUILD)/obj/%.o: src/%.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CLANG   $<")
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
+
+# The embedded default profile, generated as for the normal build.
+$(FUZZ_BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CLANG   $<")
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
@@ -211,8 +219,9 @@ fuzz:
 	$(Q)failed=0; for t in $(FUZZ_TARGETS); do \
 		mkdir -p $(FUZZ_BUILD)/corpus/$$t $(FUZZ_BUILD)/crashes; \
 		dict=; [ -f fuzz/$$t.dict ] && dict=-dict=fuzz/$$t.dict; \
-		echo "  FUZZ    $$t ($(FUZZ_SECONDS) s)"; \
-		if $(FUZZ_BUILD)/$$t -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 $$dict \
+		flags=; [ -f fuzz/$$t.flags ] && flags=$$(cat fuzz/$$t.flags); \
+		echo "  FUZZ    $$t ($(FUZZ_SECONDS) s) $$flags"; \
+		if $(FUZZ_BUILD)/$$t -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 $$dict $$flags \
 			-artifact_prefix=$(FUZZ_BUILD)/crashes/$$t- \
 			$(FUZZ_BUILD)/corpus/$$t fuzz/corpus/$$t >$(FUZZ_BUILD)/$$t.log 2>&1; then r=ok; \
 		else r=CRASH; failed=$$((failed + 1)); tail -n 40 $(FUZZ_BUILD)/$$t.log; fi; \

@@ -143,6 +143,7 @@ static int read_process(json_t *p, const char *file, struct st_oci *o, struct st
 
 static int read_namespaces(json_t *a, const char *file, struct st_oci *o, struct st_error *err)
 {
+	unsigned int seen = 0;
 	size_t i, k;
 	json_t *v;
 
@@ -160,6 +161,10 @@ static int read_namespaces(json_t *a, const char *file, struct st_oci *o, struct
 			;
 		if (!type || k == ARRAY_SIZE(ns_types))
 			return bad(err, file, where, "unknown namespace type \"%s\"", type ? type : "(missing)");
+		/* As runc: a type once (a second network path would also replace the first). */
+		if (seen & (1u << k))
+			return bad(err, file, where, "namespace type \"%s\" given twice", type);
+		seen |= 1u << k;
 		if (path && ns_types[k].layer != ST_LAYER_NET) {
 			snprintf(where, sizeof(where), ".linux.namespaces[%zu].path", i);
 			return bad(err, file, where, "joining an existing %s namespace is not supported (only network)",

@@ -149,12 +149,23 @@ static int parse_args(json_t *args, const struct where *parent, struct scmp_arg_
 static void note_unknown(struct st_seccomp *out, const char *name)
 {
 	size_t used = strlen(out->unknown_names);
-	size_t len = strlen(name);
+	size_t len;
 
-	/* Once per name, however many rules use it. */
-	for (const char *p = strstr(out->unknown_names, name); p; p = strstr(p + 1, name))
-		if ((p == out->unknown_names || p[-1] == ',') && (p[len] == ',' || p[len] == '\0'))
+	/* An empty name is listed as "" (an empty entry would be invisible in the list). */
+	if (!name[0])
+		name = "\"\"";
+	len = strlen(name);
+	/*
+	 * Once per name, however many rules use it: compared entry by entry,
+	 * never by strstr(), which finds an empty needle past the list's end.
+	 */
+	for (const char *p = out->unknown_names; *p;) {
+		const char *end = strchrnul(p, ',');
+
+		if ((size_t)(end - p) == len && memcmp(p, name, len) == 0)
 			return;
+		p = *end ? end + 1 : end;
+	}
 
 	out->unknown++;
 	if (used + strlen(name) + 2 < sizeof(out->unknown_names))
