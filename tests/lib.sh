@@ -270,3 +270,10 @@ wait_file() {
 	echo "timed out waiting for $1"
 	return 1
 }
+
+# Kills (by its pid) a run that a test gives up on, then reaps it; fails.
+give_up() {
+	[ -n "${ST_PID:-}" ] && kill -KILL "$ST_PID" 2>/dev/null
+	st_finish
+	return 1
+}

@@ -4,12 +4,6 @@
 source "$(dirname "$0")/../lib.sh" "$1"
 plan 8
 
-# Kills a run that a test gives up on (by its pid), then reaps it.
-give_up() {
-	[ -n "${ST_PID:-}" ] && kill -KILL "$ST_PID" 2>/dev/null
-	st_finish
-	return 1
-}
 
 # t_grace MODE EXTRA...: SIGTERM to sandboxtime while the workload ignores
 # it; with --kill-after=1 it must end with 137 in about a second, clean.

@@ -432,13 +432,6 @@ nt_start() {
 	[ -n "$ST_PID" ] || { echo "sandboxtime did not start"; return 1; }
 }
 
-# Kills a run that a test gives up on, then reaps it.
-give_up() {
-	[ -n "${ST_PID:-}" ] && kill -KILL "$ST_PID" 2>/dev/null
-	st_finish
-	return 1
-}
-
 # check_json MODE NET KEY=VALUE...: the network object and steps of $REPORT.
 check_json() {
 	local mode=$1 net=$2; shift 2

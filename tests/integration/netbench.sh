@@ -10,13 +10,6 @@ plan 17
 
 NB_FAST=(netbench --duration=0.3 --repeat=1)
 
-# Kills a run that a test gives up on, then reaps it.
-give_up() {
-	[ -n "${ST_PID:-}" ] && kill -KILL "$ST_PID" 2>/dev/null
-	st_finish
-	return 1
-}
-
 # The network namespaces of the machine, as inode numbers (root sees all).
 netns_set() { lsns -t net -n -o NS 2>/dev/null | tr -d ' ' | sort -u; }
 

@@ -8,12 +8,6 @@ source "$(dirname "$0")/../lib.sh" "$1"
 
 plan 34
 
-# Kills a run that a test gives up on, then reaps it.
-give_up() {
-	[ -n "${ST_PID:-}" ] && kill -KILL "$ST_PID" 2>/dev/null
-	st_finish
-	return 1
-}
 
 # SIGTERM to sandboxtime while the workload runs reaches the workload: its
 # trap leaves a marker and exits 3; sandboxtime exits with that (or 143),
