@@ -37,9 +37,17 @@ static int textfile_tmp(const char *path, char *tmp, size_t len, struct st_error
 	return 0;
 }
 
-static int textfile_open_tmp(const char *tmp)
+/* Creates PATH.tmp.PID (its name in @tmp): an fd, or -errno with @err set. */
+static int textfile_create(const char *path, char *tmp, size_t len, struct st_error *err)
 {
-	return open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+	int fd, ret = textfile_tmp(path, tmp, len, err);
+
+	if (ret < 0)
+		return ret;
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (fd < 0)
+		return st_error_set(err, errno, "orphans: --textfile: cannot write %s", tmp);
+	return fd;
 }
 
 /*
@@ -49,13 +57,10 @@ static int textfile_open_tmp(const char *tmp)
 static int textfile_probe(const char *path, struct st_error *err)
 {
 	char tmp[PATH_MAX];
-	int fd, ret = textfile_tmp(path, tmp, sizeof(tmp), err);
+	int fd = textfile_create(path, tmp, sizeof(tmp), err);
 
-	if (ret < 0)
-		return ret;
-	fd = textfile_open_tmp(tmp);
 	if (fd < 0)
-		return st_error_set(err, errno, "orphans: --textfile: cannot write %s", tmp);
+		return fd;
 	close(fd);
 	unlink(tmp);
 	return 0;
@@ -73,13 +78,10 @@ static int textfile_write(const struct st_orphans_report *r, double scan_time_s,
 	const char *path = r->opts->textfile;
 	char tmp[PATH_MAX];
 	FILE *f;
-	int fd, ret = textfile_tmp(path, tmp, sizeof(tmp), err);
+	int ret, fd = textfile_create(path, tmp, sizeof(tmp), err);
 
-	if (ret < 0)
-		return ret;
-	fd = textfile_open_tmp(tmp);
 	if (fd < 0)
-		return st_error_set(err, errno, "orphans: --textfile: cannot write %s", tmp);
+		return fd;
 	f = fdopen(fd, "w");
 	if (!f) {
 		ret = st_error_set(err, errno, "orphans: --textfile: %s", tmp);
