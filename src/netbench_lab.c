@@ -21,6 +21,8 @@
 #define BRIDGE_SERVER "10.217.1.1"
 #define BRIDGE_CLIENT "10.217.1.2"
 #define BRIDGE_PREFIX 24
+#define PUBLISHED_SERVER "10.217.2.1"
+#define PUBLISHED_HOST "10.217.2.254"
 
 int st_nb_lab_enter(struct st_error *err)
 {
@@ -190,6 +192,45 @@ static int build_bridge(struct st_nb_lab *lab, unsigned int mtu, struct st_error
 	return 0;
 }
 
+/*
+ * host-to-sandbox: the docker0 shape seen from the host. The bridge and the
+ * host's veth end live in the base namespace (the "host" of the lab), which
+ * holds the bridge's address; the server is in a namespace behind them, the
+ * client in the base, reaching the server's address straight (Docker's
+ * published port adds a DNAT rule or a proxy on top: not measured here).
+ */
+static int build_host_to_sandbox(struct st_nb_lab *lab, unsigned int mtu, struct st_error *err)
+{
+	_cleanup_(st_nl_closep) struct st_nl *host = NULL;
+	_cleanup_(st_nl_closep) struct st_nl *srv = NULL;
+	struct st_nb_endpoint *ep = &lab->ep[ST_NB_HOST_TO_SANDBOX];
+	int ret;
+
+	ep->client_ns_fd = lab->base_fd;
+	ret = make_ns(lab, &ep->server_ns_fd, err);
+	if (ret == 0)
+		ret = st_nl_open(&host, err);
+	if (ret == 0)
+		ret = nl_in(lab, ep->server_ns_fd, &srv, err);
+	if (ret == 0)
+		ret = st_nl_bridge_create(host, "nbbr1", mtu, err);
+	if (ret == 0)
+		ret = st_nl_veth_create(host, "nbh0", "eth0", ep->server_ns_fd, mtu, err);
+	if (ret == 0)
+		ret = st_nl_link_set_master(host, "nbh0", "nbbr1", err);
+	if (ret == 0)
+		ret = st_nl_link_set_up(host, "nbh0", 0, err);
+	if (ret == 0)
+		ret = address_up(host, "nbbr1", ip4(PUBLISHED_HOST, BRIDGE_PREFIX), err);
+	if (ret == 0)
+		ret = address_up(srv, "eth0", ip4(PUBLISHED_SERVER, BRIDGE_PREFIX), err);
+	if (ret < 0)
+		return st_error_wrap(err, "host-to-sandbox path");
+	inet_pton(AF_INET, PUBLISHED_SERVER, &ep->server_addr);
+	ep->client_if = "nbbr1";
+	return 0;
+}
+
 int st_nb_lab_build(struct st_nb_lab *lab, unsigned int mask, unsigned int mtu,
 		    struct st_error *err)
 {
@@ -206,6 +247,8 @@ int st_nb_lab_build(struct st_nb_lab *lab, unsigned int mask, unsigned int mtu,
 		ret = build_veth(lab, mtu, err);
 	if (ret == 0 && (mask & (1u << ST_NB_BRIDGE)))
 		ret = build_bridge(lab, mtu, err);
+	if (ret == 0 && (mask & (1u << ST_NB_HOST_TO_SANDBOX)))
+		ret = build_host_to_sandbox(lab, mtu, err);
 	return ret;
 }
 

@@ -4,9 +4,12 @@
 # JSON, CSV and Prometheus reports have their keys, SIGINT mid-run exits 130
 # with one line and leaves no process and no network namespace, and bad input
 # exits 125 before anything is made. Short runs: --duration=0.3 --repeat=1.
+# The options beyond one TCP stream (--streams, --udp, --busy-poll,
+# --cpu-pin, the host-to-sandbox path) share one run per mode, to keep the
+# suite short.
 source "$(dirname "$0")/../lib.sh" "$1"
 
-plan 17
+plan 19
 
 NB_FAST=(netbench --duration=0.3 --repeat=1)
 
@@ -60,6 +63,52 @@ for k in ("throughput_host_over_veth", "throughput_host_over_bridge",
           "latency_veth_over_host", "latency_bridge_over_host"):
     assert isinstance(r[k], float) and r[k] > 0, (k, r)
 assert len(d["notes"]) >= 4, d["notes"]
+PY
+}
+
+# Every path, 3 connections, UDP, busy polling, server and client on two
+# CPUs: each connection's bytes agree at both ends, UDP moved data, and the
+# report says what was on and where each side ran.
+t_options() {
+	local mode=$1 pin=()
+	[ "$(nproc)" -ge 2 ] && pin=(--cpu-pin)
+	st_run "$mode" netbench --duration=0.2 --repeat=1 --paths=all --streams=3 --udp --busy-poll \
+		"${pin[@]}" -J || return 1
+	expect_rc 0 && expect_clean || return 1
+	"$ST_PY" - "$ST_ERR" "${#pin[@]}" <<'PY' || { st_show; return 1; }
+import json, sys
+d = json.load(open(sys.argv[1]))
+pinned = sys.argv[2] == "1"
+c = d["config"]
+assert c["streams"] == 3 and c["busy_poll"] is True and c["udp"] == "stream", c
+cp = c["cpu_placement"]
+assert cp["cpu_pin"] is pinned, cp
+if pinned:
+    assert isinstance(cp["server_cpu"], int) and isinstance(cp["client_cpu"], int), cp
+    assert cp["server_cpu"] != cp["client_cpu"], cp
+paths = {p["path"]: p for p in d["paths"]}
+assert sorted(paths) == ["bridge", "host", "host-to-sandbox", "veth"], list(paths)
+for name, p in paths.items():
+    s = p["streams"]
+    assert len(s) == 3, (name, s)
+    for one in s:
+        assert one["bytes_sent"] > 0 and one["bytes_received"] == one["bytes_sent"], (name, one)
+        assert one["throughput_gbps"] > 0, (name, one)
+    assert sum(x["bytes_received"] for x in s) == p["bytes_received"] == p["bytes_sent"], name
+    u = p["udp"]
+    assert u["mode"] == "stream" and u["sent_datagrams"] > 0 and u["received_datagrams"] > 0, (name, u)
+    assert u["received_datagrams"] <= u["sent_datagrams"], (name, u)
+    assert 0 <= u["loss"] < 1 and u["received_bytes"] <= u["sent_bytes"], (name, u)
+    # No IP fragments: a datagram fits the client's MTU.
+    assert u["datagram_bytes"] + 28 <= min(p["mtu"], 65535), (name, u, p["mtu"])
+    assert p["busy_poll"]["spin"] is True, (name, p["busy_poll"])
+    assert p["latency_us"]["n"] > 0, (name, p["latency_us"])
+    if pinned:
+        assert p["cpus_seen"]["server"] == [cp["server_cpu"]], (name, p["cpus_seen"])
+        assert p["cpus_seen"]["client"] == [cp["client_cpu"]], (name, p["cpus_seen"])
+assert paths["host-to-sandbox"]["mtu"] == 1500, paths["host-to-sandbox"]
+r = d["ratios"]
+assert r["throughput_host_over_host_to_sandbox"] > 0 and r["latency_host_to_sandbox_over_host"] > 0, r
 PY
 }
 
@@ -139,16 +188,21 @@ t_bad_all() {
 		t_bad "$mode" "'wifi'" --paths=host,wifi &&
 		t_bad "$mode" --mtu --mtu=67 &&
 		t_bad "$mode" --mtu --mtu=65536 &&
-		t_bad "$mode" --format --format=xml || return 1
+		t_bad "$mode" --format --format=xml &&
+		t_bad "$mode" --streams --streams=65 &&
+		t_bad "$mode" --streams --streams=0 &&
+		t_bad "$mode" --cpu-pin --cpu-pin --cpu=0 &&
+		t_bad "$mode" --busy-poll --busy-poll --no-rr || return 1
 	no_new_netns "$before"
 }
 
 each_mode "netbench -J: every path moves data, both ends agree, keys and ratios" t_json
+each_mode "netbench --streams, --udp, --busy-poll, --cpu-pin on all four paths" t_options
 each_mode "netbench --format=prometheus: HELP/TYPE lines and the gauges" t_prometheus
 each_mode "netbench CSV (units in the header, --mtu) and table (ratios, notes)" t_csv_table
 each_mode "netbench: SIGINT mid-run exits 130, one line, no process or netns left" t_sigint
 each_mode "netbench: SIGTERM mid-run exits 143, nothing left" t_sigterm
-each_mode "netbench: bad duration, size, path, MTU, format exit 125" t_bad_all
+each_mode "netbench: bad duration, size, path, MTU, format, streams exit 125" t_bad_all
 
 # The same leftovers check as a separate, visible test for root: no new
 # namespace after a complete run either.
