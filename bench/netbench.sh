@@ -109,7 +109,7 @@ build_bridge() {
 	ip -n bb link set s0 master br0 up && ip -n bb link set c0 master br0 up
 	ip -n bs addr add 10.218.1.1/24 dev eth0 && ip -n bs link set eth0 up
 	ip -n bc addr add 10.218.1.2/24 dev eth0 && ip -n bc link set eth0 up
-	SRV_NS[bridge]=bs; CLI_NS[bridge]=bc; ADDR[bridge]=10.218.1.1
+	SRV_NS[bridge]="bs"; CLI_NS[bridge]="bc"; ADDR[bridge]=10.218.1.1
 }
 build_host_to_sandbox() {
 	ns hs
