@@ -7,7 +7,8 @@
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <math.h>
-#include <netinet/tcp.h>
+/* linux/tcp.h, not netinet/tcp.h: glibc's tcp_info stops before tcpi_dsack_dups. */
+#include <linux/tcp.h>
 #include <poll.h>
 #include <sched.h>
 #include <stdio.h>
@@ -106,6 +107,8 @@ struct child_result {
 	struct conn_count conn[ST_NB_MAX_STREAMS];
 	uint64_t t_start_ns;  /* client: start of the measured stream */
 	unsigned int retransmits;
+	unsigned int dsack_dups; /* client: retransmits the receiver reported it had already */
+	unsigned int reord_seen; /* client: reordering events the sender detected */
 	unsigned int mtu;
 	struct st_nb_udp udp; /* client: the sent side; server: the received side */
 	uint64_t rr_ns;
@@ -506,8 +509,14 @@ static int finish_streams(struct pollfd *pfd, unsigned int n, struct child_resul
 		if (TEMP_FAILURE_RETRY(recv(pfd[i].fd, &c, 1, 0)) < 0)
 			return st_error_set(err, errno, "client: waiting for the server to finish stream %u", i);
 		memset(&ti, 0, sizeof(ti));
-		if (getsockopt(pfd[i].fd, IPPROTO_TCP, TCP_INFO, &ti, &len) == 0)
+		if (getsockopt(pfd[i].fd, IPPROTO_TCP, TCP_INFO, &ti, &len) == 0) {
 			r->retransmits += ti.tcpi_total_retrans;
+			/* Older kernels fill less: the fields they did not fill stay 0. */
+			if (len >= offsetof(struct tcp_info, tcpi_reord_seen) + sizeof(ti.tcpi_reord_seen)) {
+				r->dsack_dups += ti.tcpi_dsack_dups;
+				r->reord_seen += ti.tcpi_reord_seen;
+			}
+		}
 	}
 	return 0;
 }
@@ -797,6 +806,8 @@ static int fill_run(const struct child_result *sr, const struct child_result *cr
 	run->stream_ns = last_eof > cr->t_start_ns ? last_eof - cr->t_start_ns : 1;
 	run->gbps = (double)run->bytes_received * 8.0 / (double)run->stream_ns;
 	run->retransmits = cr->retransmits;
+	run->dsack_dups = cr->dsack_dups;
+	run->reord_seen = cr->reord_seen;
 	run->mtu = cr->mtu;
 	run->udp = cr->udp;
 	run->udp.received_datagrams = sr->udp.received_datagrams;
@@ -906,6 +917,8 @@ void st_nb_path_add_run(struct st_nb_path_result *p, const struct st_nb_run *run
 	p->bytes_sent += run->bytes_sent;
 	p->bytes_received += run->bytes_received;
 	p->retransmits += run->retransmits;
+	p->dsack_dups += run->dsack_dups;
+	p->reord_seen += run->reord_seen;
 	p->mtu = run->mtu;
 	st_hist_merge(&p->hist, &run->hist);
 	p->rr_ns += run->rr_ns;

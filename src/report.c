@@ -151,6 +151,16 @@ size_t st_nb_report_notes(const struct st_nb_report *r, char notes[][ST_NB_NOTE_
 			notes[n][len - 1] = '.';
 		n++;
 	}
+	if (n < max) {
+		unsigned int rtx = 0, dup = 0;
+
+		for (int i = 0; i < ST_NB_PATH_COUNT; i++)
+			if (r->paths[i].measured)
+				rtx += r->paths[i].retransmits, dup += r->paths[i].dsack_dups;
+		if (rtx)
+			NOTE("Retransmits: %u of %u were of segments the receiver already had (it said so by DSACK): segments that arrived out of order, not lost. A veth without GRO hands each packet to the backlog of the CPU that sends it, and TCP sends from the writer's CPU and from the CPU that processes the ACKs, so with server and client on two CPUs segments overtake each other; on one CPU (--cpu) they do not.",
+			     dup, rtx);
+	}
 	NOTE("Not shown: traffic to or from the real host, or any other machine; every byte stayed inside namespaces netbench made.");
 #undef NOTE
 	return n;

@@ -458,6 +458,8 @@ static json_t *nb_path_json(const struct st_nb_report *r, int i)
 	const struct st_nb_path_result *p = &r->paths[i];
 	json_t *o = nb_path_core_json(r, i);
 
+	json_object_set_new(o, "retransmits_dsacked", json_integer(p->dsack_dups));
+	json_object_set_new(o, "reordering_seen", json_integer(p->reord_seen));
 	json_object_set_new(o, "streams", streams_json(p));
 	json_object_set_new(o, "udp", udp_json(r, p));
 	json_object_set_new(o, "busy_poll",

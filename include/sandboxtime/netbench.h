@@ -88,6 +88,8 @@ struct st_nb_run {
 	uint64_t stream_ns;      /* sender's first measured byte to receiver's EOF */
 	double gbps;             /* bytes_received * 8 / stream_ns */
 	unsigned int retransmits; /* tcpi_total_retrans of the sender */
+	unsigned int dsack_dups;  /* tcpi_dsack_dups: retransmits the receiver had already (spurious) */
+	unsigned int reord_seen;  /* tcpi_reord_seen: reorderings the sender detected */
 	unsigned int mtu;        /* MTU of the client's interface (SIOCGIFMTU) */
 	unsigned int nstreams;
 	struct st_nb_stream streams[ST_NB_MAX_STREAMS];
@@ -141,6 +143,7 @@ struct st_nb_path_result {
 	uint64_t bytes_sent;      /* totals over the runs */
 	uint64_t bytes_received;
 	unsigned int retransmits;
+	unsigned int dsack_dups, reord_seen;
 	unsigned int mtu;
 	struct st_hist hist;      /* every run's transactions */
 	uint64_t rr_ns;

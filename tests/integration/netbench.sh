@@ -55,6 +55,8 @@ for name, p in paths.items():
         assert lat[k] > 0, (name, k, lat)
     assert lat["p99"] >= lat["p50"], lat
     assert isinstance(p["retransmits"], int), p
+    assert 0 <= p["retransmits_dsacked"] <= p["retransmits"], p
+    assert isinstance(p["reordering_seen"], int), p
     assert p["transactions_per_s"] > 0, p
 assert paths["host"]["mtu"] == 65536, paths["host"]["mtu"]
 assert paths["veth"]["mtu"] == 1500 and paths["bridge"]["mtu"] == 1500
