@@ -80,6 +80,12 @@ def main():
             "mtu": nb[0]["mtu"],
         }
         r = res[path]
+        # Paired: each round's tools ran back to back, so a round's ratio cancels
+        # load that drifts slower than a round (other work on the machine).
+        r["paired_throughput_over_iperf3"] = spread(
+            [a["gbps"] / b["gbps"] for a, b in zip(nb, ip) if b["gbps"] > 0])
+        r["paired_latency_over_sockperf"] = spread(
+            [a["p50_us"] / b["p50_us"] for a, b in zip(nb, sp) if b["p50_us"] > 0])
         r["throughput_over_iperf3"] = r["sandboxtime_gbps"]["median"] / r["iperf3_gbps"]["median"]
         r["latency_over_sockperf"] = r["sandboxtime_p50_us"]["median"] / r["sockperf_p50_us"]["median"]
 
@@ -112,6 +118,13 @@ def main():
             r["throughput_over_iperf3"], sp(r["sandboxtime_p50_us"], "{:.1f}"),
             sp(r["sockperf_p50_us"], "{:.1f}"), r["latency_over_sockperf"],
             r["sandboxtime_retransmits"]["median"], r["iperf3_retransmits"]["median"]))
+    md.append("")
+    md.append("| path | sandboxtime / iperf3 per round: median (min–max) | "
+              "sandboxtime / sockperf p50 per round: median (min–max) |")
+    md.append("|---|---|---|")
+    for path, r in res.items():
+        md.append("| {} | {} | {} |".format(path, sp(r["paired_throughput_over_iperf3"]),
+                                            sp(r["paired_latency_over_sockperf"])))
     if ratios:
         t, l = ratios["throughput_host_over_bridge"], ratios["latency_bridge_over_host"]
         md.append("")
