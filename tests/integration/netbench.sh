@@ -9,7 +9,7 @@
 # suite short.
 source "$(dirname "$0")/../lib.sh" "$1"
 
-plan 19
+plan 21
 
 NB_FAST=(netbench --duration=0.3 --repeat=1)
 
@@ -147,6 +147,18 @@ t_csv_table() {
 		{ st_show; return 1; }
 }
 
+# --cpu-pin where netbench may use one CPU only: 125, one line, nothing left.
+t_cpu_pin_one_cpu() {
+	local mode=$1 before
+	before=$(netns_set)
+	(
+		taskset -pc 0 "$BASHPID" >/dev/null || exit 1
+		st_run "$mode" netbench --cpu-pin --duration=0.2 --repeat=1 || exit 1
+		expect_rc 125 && expect_error_line && expect_clean && expect_error_names "--cpu-pin" "one CPU"
+	) || return 1
+	no_new_netns "$before"
+}
+
 # SIGINT half a second into a 5 s run: 130, one line, quickly, nothing left.
 t_sigint() {
 	local mode=$1 before start elapsed
@@ -202,6 +214,7 @@ each_mode "netbench -J: every path moves data, both ends agree, keys and ratios"
 each_mode "netbench --streams, --udp, --busy-poll, --cpu-pin on all four paths" t_options
 each_mode "netbench --format=prometheus: HELP/TYPE lines and the gauges" t_prometheus
 each_mode "netbench CSV (units in the header, --mtu) and table (ratios, notes)" t_csv_table
+each_mode "netbench --cpu-pin with one CPU allowed exits 125" t_cpu_pin_one_cpu
 each_mode "netbench: SIGINT mid-run exits 130, one line, no process or netns left" t_sigint
 each_mode "netbench: SIGTERM mid-run exits 143, nothing left" t_sigterm
 each_mode "netbench: bad duration, size, path, MTU, format, streams exit 125" t_bad_all
@@ -225,13 +238,13 @@ fi
 t_host_untouched() {
 	local dir
 	dir=$(st_scratch) || return 1
-	st_start root netbench --duration=2 --repeat=1 --paths=veth,bridge -q || return 1
+	st_start root netbench --duration=1 --repeat=1 --paths=veth,bridge,host-to-sandbox --no-rr -q || return 1
 	sleep 1
 	ip -o link show >"$dir/links" 2>&1
 	ip -o addr show >"$dir/addrs" 2>&1
 	st_finish
 	expect_rc 0 && expect_clean || return 1
-	! grep -E 'nbv|nbbr|nbs0|nbc0' "$dir/links" || { echo "a netbench link in the host's namespace"; return 1; }
+	! grep -E 'nbv|nbbr|nbs0|nbc0|nbh0' "$dir/links" || { echo "a netbench link in the host's namespace"; return 1; }
 	! grep -F '10.217.' "$dir/addrs" || { echo "a netbench address in the host's namespace"; return 1; }
 }
 if is_root; then
