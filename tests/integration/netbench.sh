@@ -16,15 +16,27 @@ NB_FAST=(netbench --duration=0.3 --repeat=1)
 # The network namespaces of the machine, as inode numbers (root sees all).
 netns_set() { lsns -t net -n -o NS 2>/dev/null | tr -d ' ' | sort -u; }
 
-# no_new_netns BEFORE: no network namespace exists that was not in BEFORE
-# (one that went away meanwhile is not ours to count: other suites may run
-# at the same time). The kernel frees a namespace shortly after its last
-# holder: up to 2 s.
+# ours NS...: those of NS whose processes run the binary under test (as root
+# or its copy for nobody); a namespace that other suites' sandboxes hold,
+# running at the same time, is not ours to count.
+ours() {
+	local ns
+	for ns in "$@"; do
+		lsns -t net -n -o NS,COMMAND 2>/dev/null | awk -v ns="$ns" '$1 == ns' |
+			grep -qF -e "$ST_BIN" -e "$ST_NOBODY_BIN" && echo "$ns"
+	done
+	return 0
+}
+
+# no_new_netns BEFORE: no network namespace of ours exists that was not in
+# BEFORE (one that went away meanwhile is not ours to count either). The
+# kernel frees a namespace shortly after its last holder: up to 2 s.
 no_new_netns() {
 	local before=$1 after new
 	for _ in $(seq 20); do
 		after=$(netns_set)
-		new=$(comm -13 <(printf '%s\n' "$before") <(printf '%s\n' "$after"))
+		# shellcheck disable=SC2046 # one inode per word
+		new=$(ours $(comm -13 <(printf '%s\n' "$before") <(printf '%s\n' "$after")))
 		[ -z "$new" ] && return 0
 		sleep 0.1
 	done
