@@ -390,8 +390,6 @@ static int serve_udp(int ufd, struct child_result *r, struct st_error *err)
 	}
 }
 
-
-
 static _noreturn_ void server_main(const struct st_nb_config *cfg, const struct st_nb_endpoint *ep,
 				   int ready_fd, int result_fd)
 {
@@ -451,9 +449,10 @@ static int connect_server(const struct st_nb_endpoint *ep, int *out, struct st_e
 }
 
 /*
- * Writes @buf to every connection over and over until @until_ns, adding each
- * one's bytes to *@bytes(conn). One connection writes blocking; several
- * write with MSG_DONTWAIT in turn and poll only when none could take more.
+ * Writes @buf to every connection over and over until @until_ns, counting
+ * each one's bytes in @conn (as warm-up or measured). One connection writes
+ * blocking; several write with MSG_DONTWAIT in turn and poll only when none
+ * could take more.
  */
 static int send_until(struct pollfd *pfd, struct conn_count *conn, unsigned int n, int warm,
 		      const char *buf, size_t size, uint64_t until_ns, struct st_error *err)
@@ -595,7 +594,7 @@ static int client_udp(const struct st_nb_config *cfg, const struct st_nb_endpoin
 	_cleanup_free_ char *buf = NULL;
 	_cleanup_close_ int fd = udp_socket(err);
 	struct udp_head end = { .phase = UDP_END };
-	const struct timespec gap = { 0, 1000000 };
+	const struct timespec gap = { 0, 1000000 }, settle = { 0, 10000000 };
 	uint64_t t0;
 	int ret;
 
@@ -620,6 +619,8 @@ static int client_udp(const struct st_nb_config *cfg, const struct st_nb_endpoin
 	if (ret == 0)
 		ret = udp_send_until(fd, buf, size, UDP_MEASURED, t0 + s_to_ns(cfg->duration_s), r, err);
 	r->udp.send_ns = st_now_ns() - t0;
+	/* A pause first: datagrams still queued on another CPU's backlog arrive before the end. */
+	nanosleep(&settle, NULL);
 	for (int i = 0; ret == 0 && i < NB_UDP_ENDS; i++) {
 		send(fd, &end, sizeof(end), 0);
 		nanosleep(&gap, NULL);
