@@ -25,13 +25,14 @@ json_t *st_report_stats_json(const struct st_samples *s)
 
 json_t *st_report_host_json(const struct st_host *h)
 {
-	return json_pack("{s:s,s:i,s:s,s:b,s:I,s:o,s:o,s:s,s:o}", "kernel", h->kernel, "cpus", h->cpus,
+	return json_pack("{s:s,s:i,s:s,s:b,s:I,s:o,s:o,s:s,s:o,s:s}", "kernel", h->kernel, "cpus", h->cpus,
 			 "cpu_model", h->cpu_model, "rootless", h->rootless, "uid", (json_int_t)h->uid,
 			 "pinned_cpu", h->pinned_cpu >= 0 ? json_integer(h->pinned_cpu) : json_null(),
 			 "rcu_expedited",
 			 h->rcu_expedited >= 0 ? json_integer(h->rcu_expedited) : json_null(), "cgroup",
 			 h->cgroup, "virtualized",
-			 h->virtualized >= 0 ? json_boolean(h->virtualized) : json_null());
+			 h->virtualized >= 0 ? json_boolean(h->virtualized) : json_null(), "clone",
+			 h->clone_call ? h->clone_call : "clone3");
 }
 
 static json_t *layer_names_json(unsigned int mask)

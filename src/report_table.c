@@ -54,6 +54,8 @@ static void print_header(const struct st_report *r, FILE *out)
 	else
 		fputs("not pinned", out);
 	fprintf(out, ", rcu_expedited %d, cgroup %s\n", h->rcu_expedited, h->cgroup);
+	if (h->clone_call && strcmp(h->clone_call, "clone3") != 0)
+		fputs("clone3 is missing here (old kernel or a filter): every layer is made with clone()\n", out);
 	if (r->m)
 		fprintf(out,
 			"%u runs after %u warm-up, interleaved; deferred: %u runs; medians in microseconds\n",

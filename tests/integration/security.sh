@@ -8,7 +8,7 @@
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/../lib.sh" "$1"
 
-PLAN=93
+PLAN=95
 plan $PLAN
 
 # The probe's syscall numbers are x86_64's.
@@ -338,6 +338,28 @@ assert sc['rules'] == 1, 'rules: %r' % sc['rules']
 assert sc['unknown_syscalls'] == [], 'unknown_syscalls: %r' % sc['unknown_syscalls']"
 }
 
+# Where clone3 is missing (an old kernel, or a filter such as this one), every
+# layer is made with clone(): sandboxtime run inside such a sandbox says so in
+# its report (JSON host.clone and a table line), and a plain run says clone3.
+t_clone3_hidden() {
+	local mode=$1 file bin=$ST_BIN inner=$REPORTS/clone-$mode.json
+	[ "$mode" = nobody ] && bin=$ST_NOBODY_BIN
+	file=$(profile noclone3 '{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [{"names": ["clone3"], "action": "SCMP_ACT_ERRNO", "errnoRet": 38}]}') || return 1
+	rm -f "$inner"
+	st_run "$mode" --repeat=0 -q --seccomp="$file" -- \
+		"$bin" layers --ns=user,uts --repeat=2 --deferred-repeat=0 -J -o "$inner" || return 1
+	expect_rc 0 && expect_clean || return 1
+	json_check "$inner" "
+assert d['host']['clone'] == 'clone', 'host.clone: %r' % d['host']['clone']
+assert [l['layer'] for l in d['layers']] == ['base', 'user', 'uts'], d['layers']" || return 1
+	st_run "$mode" --repeat=0 -q --seccomp="$file" -- \
+		"$bin" layers --ns=user,uts --repeat=2 --deferred-repeat=0 || return 1
+	expect_rc 0 || return 1
+	grep -q "clone3 is missing here" "$ST_ERR" || { st_show; return 1; }
+	st_run "$mode" layers --ns=uts --repeat=2 --deferred-repeat=0 -J -o "$inner" || return 1
+	expect_rc 0 && json_check "$inner" "assert d['host']['clone'] == 'clone3', d['host']"
+}
+
 # "name": the single-name form of older runtime-spec versions.
 t_custom_profile_name() {
 	local file
@@ -431,6 +453,7 @@ each_mode "a profile that denies write(2): the workload still runs (true exits 0
 each_mode "a profile that denies rt_sigprocmask(2): the workload starts with no signal blocked" t_profile_denies_sigprocmask
 each_mode "a profile that denies execve(2): 126, one error line naming the command" t_profile_denies_execve
 each_mode "custom profile: getppid fails with errno 99 inside; JSON security.seccomp.profile is its path" t_custom_profile
+each_mode "clone3 hidden by a filter: a nested run reports host.clone \"clone\" and says so in the table; a plain one \"clone3\"" t_clone3_hidden
 each_mode "custom profile with the single-name form \"name\"" t_custom_profile_name
 each_mode "unknown syscall name: the run works, one warning names it, JSON unknown_syscalls lists it" t_unknown_syscall
 each_mode "a rule whose action is the default action is skipped, as runc does" t_rule_same_as_default
