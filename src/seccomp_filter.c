@@ -677,7 +677,7 @@ int st_seccomp_load(const struct st_seccomp *f, struct st_error *err)
 
 	if (!f->prog)
 		return 0;
-	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) < 0)
+	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, f->load_flags, &prog) < 0)
 		return st_error_set(err, errno, "seccomp: loading the filter");
 	return 0;
 }

@@ -22,6 +22,7 @@ struct st_seccomp {
 	size_t unknown;   /* syscall names this libseccomp and arch do not know: skipped */
 	char unknown_names[256];
 	int cache;        /* ST_SECCOMP_CACHE_*: where the program came from */
+	unsigned int load_flags; /* SECCOMP_FILTER_FLAG_*: given to seccomp(2) when loading */
 };
 
 enum {
