@@ -247,7 +247,15 @@ static int pivot(int rootfd, struct st_error *err)
 		return st_error_set(err, errno, "chdir to the root");
 	if (syscall(SYS_pivot_root, ".", ".") < 0)
 		return st_error_set(err, errno, "pivot_root");
-	/* The old root is now stacked on "."; detach it, and everything of the host with it. */
+	return 0;
+}
+
+/*
+ * The old root is now stacked on "."; detach it, and every host mount with
+ * it. A step of its own: a lazy unmount waits for an RCU grace period.
+ */
+static int detach_old_root(struct st_error *err)
+{
 	if (umount2(".", MNT_DETACH) < 0)
 		return st_error_set(err, errno, "detaching the old root");
 	if (chdir("/") < 0)
@@ -280,6 +288,8 @@ int st_ns_mount_apply(const struct st_mount_plan *p, struct st_steps *steps, str
 		ret = ST_TIMED_STEP(steps, err, "mount_apply", apply_mounts(rootfd, p, err));
 	if (ret == 0 && p->root)
 		ret = ST_TIMED_STEP(steps, err, "pivot_root", pivot(rootfd, err));
+	if (ret == 0 && p->root)
+		ret = ST_TIMED_STEP(steps, err, "old_root_detach", detach_old_root(err));
 	if (ret == 0 && p->readonly)
 		ret = ST_TIMED_STEP(steps, err, "root_readonly", remount("/", MS_RDONLY, err));
 	return ret;

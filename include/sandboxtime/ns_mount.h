@@ -58,7 +58,8 @@ int st_mount_dest_ok(const char *dest);
  * makes the root a mount point (root_bind), mounts every entry inside it
  * (mount_apply; destinations resolved with RESOLVE_IN_ROOT, so a symlink in
  * the root cannot lead out of it, and missing directories created in the
- * root only), then pivot_root (and root_readonly). Each part is a timed step.
+ * root only), then pivot_root, old_root_detach (and root_readonly). Each
+ * part is a timed step.
  */
 int st_ns_mount_apply(const struct st_mount_plan *p, struct st_steps *steps, struct st_error *err);
 

@@ -62,7 +62,7 @@ t_inside() {
 	python3 - "$dir/r.json" <<'PY'
 import json, sys
 steps = [s["step"] for s in json.load(open(sys.argv[1]))["steps"]]
-want = ["mount_private", "root_bind", "mount_apply", "pivot_root", "root_readonly"]
+want = ["mount_private", "root_bind", "mount_apply", "pivot_root", "old_root_detach", "root_readonly"]
 assert [s for s in steps if s in want] == want, steps
 assert "mount_proc" not in steps, steps   # the config mounts its own /proc
 PY
