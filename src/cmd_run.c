@@ -30,7 +30,7 @@ static int compile_filter(const struct st_opts *o, const struct st_oci *oci, uin
 	if (!json)
 		return st_error_set(err, ENOMEM, "--config: linux.seccomp");
 	snprintf(name, sizeof(name), "%s: .linux.seccomp", o->config);
-	return st_seccomp_compile_json(json, strlen(json), name, caps, sc, err);
+	return st_seccomp_compile_cached_json(json, strlen(json), name, caps, sc, err);
 }
 
 static int prepare_hardening(const struct st_opts *o, const struct st_oci *oci, struct st_hardening *h,

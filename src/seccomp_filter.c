@@ -712,9 +712,22 @@ int st_seccomp_compile(const char *spec, uint64_t caps, struct st_seccomp *out, 
 	return ret;
 }
 
-/* A config.json's linux.seccomp (or a generated profile): cached like a file's. */
 int st_seccomp_compile_json(const char *json, size_t len, const char *name, uint64_t caps,
 			    struct st_seccomp *out, struct st_error *err)
+{
+	json_auto_t *doc = NULL;
+	json_error_t jerr;
+
+	memset(out, 0, sizeof(*out));
+	snprintf(out->source, sizeof(out->source), "%s", name);
+	doc = json_loadb(json, len, 0, &jerr);
+	if (!doc)
+		return st_error_usage(err, "%s:%d: %s", name, jerr.line, jerr.text);
+	return compile_doc(doc, name, caps, out, err);
+}
+
+int st_seccomp_compile_cached_json(const char *json, size_t len, const char *name, uint64_t caps,
+				   struct st_seccomp *out, struct st_error *err)
 {
 	memset(out, 0, sizeof(*out));
 	snprintf(out->source, sizeof(out->source), "%s", name);

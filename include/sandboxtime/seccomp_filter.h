@@ -53,6 +53,13 @@ int st_seccomp_compile(const char *spec, uint64_t caps, struct st_seccomp *out, 
 int st_seccomp_compile_json(const char *json, size_t len, const char *name, uint64_t caps,
 			    struct st_seccomp *out, struct st_error *err);
 
+/*
+ * The same, through the cache of compiled programs (a config.json's
+ * linux.seccomp): a repeat launch only reads the program back.
+ */
+int st_seccomp_compile_cached_json(const char *json, size_t len, const char *name, uint64_t caps,
+				   struct st_seccomp *out, struct st_error *err);
+
 /* Loads the compiled program into the calling process (needs no_new_privs or CAP_SYS_ADMIN). */
 int st_seccomp_load(const struct st_seccomp *f, struct st_error *err);
 

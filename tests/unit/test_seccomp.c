@@ -399,7 +399,8 @@ static void test_flags(void **state)
 	struct st_seccomp f;
 
 	for (int i = 0; i < 2; i++) {
-		assert_int_equal(st_seccomp_compile_json(json, sizeof(json) - 1, "flags", st_caps_default(), &f, &err), 0);
+		assert_int_equal(st_seccomp_compile_cached_json(json, sizeof(json) - 1, "flags", st_caps_default(), &f, &err), 0);
+		assert_int_equal(f.cache, i ? ST_SECCOMP_CACHE_HIT : ST_SECCOMP_CACHE_MISS);
 		assert_int_equal(f.load_flags, SECCOMP_FILTER_FLAG_SPEC_ALLOW);
 		st_seccomp_free(&f);
 	}
