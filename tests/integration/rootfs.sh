@@ -7,7 +7,7 @@
 # file and the JSON path, 125, and nothing mounted or created anywhere.
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/../lib.sh" "$1"
-plan 8
+plan 9
 
 BUNDLE=$ST_TMP/bundle
 mkdir -p "$BUNDLE/rootfs/usr" "$BUNDLE/rootfs/proc" "$BUNDLE/rootfs/etc"
@@ -105,3 +105,21 @@ t_mount_fails() {
 	expect_eq "$(cut -d' ' -f5 /proc/self/mountinfo | sort)" "$before"
 }
 ok "a bind source that does not exist: one line, 125, nothing mounted outside" t_mount_fails
+
+# Each mount step made to fail (the fault build): 125, one line naming it, the caller's mounts untouched.
+t_faults() {
+	local faults=${ST_BIN%/*}/sandboxtime-faults step out rc before
+	for step in root_bind mount_apply pivot_root old_root_detach root_readonly; do
+		before=$(cut -d' ' -f5 /proc/self/mountinfo | sort)
+		out=$(SANDBOXTIME_FAULT=$step "$faults" --repeat=0 -q --config="$BUNDLE/good.json" 2>&1); rc=$?
+		[ $rc -eq 125 ] || { echo "$step: exit $rc: $out"; return 1; }
+		[ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] && printf '%s\n' "$out" | grep -q "$step: injected fault" ||
+			{ echo "$step: $out"; return 1; }
+		expect_eq "$(cut -d' ' -f5 /proc/self/mountinfo | sort)" "$before" || return 1
+	done
+}
+if [ -x "${ST_BIN%/*}/sandboxtime-faults" ]; then
+	ok "each mount step failing: one line naming it, 125, nothing mounted outside" t_faults
+else
+	skip "each mount step failing" "no sandboxtime-faults next to $ST_BIN (make fault-bin)"
+fi
