@@ -33,7 +33,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (st_oci_load(path, &o, &err) < 0) {
 		fuzz_check_error(&err);
 		/* A failed load hands back nothing to free. */
-		if (o.args || o.env || o.cwd || o.hostname || o.net_path || o.seccomp || o.mounts.v || o.mounts.root)
+		if (o.args || o.env || o.cwd || o.hostname || o.net_path || o.seccomp || o.mounts.v || o.mounts.root || o.mounts.file)
 			abort();
 	} else {
 		for (size_t i = 0; o.args && o.args[i]; i++)

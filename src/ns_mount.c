@@ -235,7 +235,7 @@ static int apply_mounts(int rootfd, const struct st_mount_plan *p, struct st_err
 		int r = mount_one(rootfd, &p->v[i], p->root != NULL, err);
 
 		if (r < 0)
-			return st_error_wrap(err, "mounts[%zu]", i);
+			return st_error_wrap(err, "%s: .mounts[%zu]", p->file ? p->file : "config", i);
 	}
 	return 0;
 }
@@ -303,5 +303,6 @@ void st_mount_plan_free(struct st_mount_plan *p)
 	}
 	free(p->v);
 	free(p->root);
+	free(p->file);
 	memset(p, 0, sizeof(*p));
 }

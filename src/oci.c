@@ -316,6 +316,10 @@ static int read_mounts(json_t *a, const char *file, struct st_oci *o, struct st_
 
 	if (!json_is_array(a))
 		return bad(err, file, ".mounts", "must be an array");
+	/* A mount that fails in the sandbox names its entry, as a bad one does here. */
+	o->mounts.file = strdup(file);
+	if (!o->mounts.file)
+		return st_error_set(err, ENOMEM, "%s", file);
 	o->mounts.v = calloc(json_array_size(a) + 1, sizeof(*o->mounts.v));
 	if (!o->mounts.v)
 		return st_error_set(err, ENOMEM, "%s", file);

@@ -37,6 +37,7 @@ struct st_mount {
  * and its mounts, in order. root NULL: the host's root stays, no pivot_root.
  */
 struct st_mount_plan {
+	char *file; /* the config.json it came from, for errors */
 	char *root; /* absolute, resolved */
 	int readonly;
 	size_t n;

@@ -100,7 +100,7 @@ t_mount_fails() {
 	before=$(cut -d' ' -f5 /proc/self/mountinfo | sort)
 	out=$("$ST_BIN" --repeat=0 -q --config="$BUNDLE/badsrc.json" 2>&1); rc=$?
 	[ $rc -eq 125 ] || { echo "exit $rc: $out"; return 1; }
-	[ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] && printf '%s\n' "$out" | grep -q "mounts\[2\]: bind source /nonexistent" ||
+	[ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] && printf '%s\n' "$out" | grep -qF "$BUNDLE/badsrc.json: .mounts[2]: bind source /nonexistent" ||
 		{ echo "$out"; return 1; }
 	expect_eq "$(cut -d' ' -f5 /proc/self/mountinfo | sort)" "$before"
 }

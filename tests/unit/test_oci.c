@@ -111,6 +111,7 @@ static void expect_bad(const char *json, const char *msg)
 	/* Nothing handed back: a half-read mounts list is freed by the loader. */
 	assert_null(o.mounts.v);
 	assert_null(o.mounts.root);
+	assert_null(o.mounts.file);
 }
 
 static void test_mount_errors(void **state)
