@@ -106,7 +106,8 @@ static int prepare_cpu(struct st_bench_syscall *b, unsigned int mask, struct st_
 	b->op_end = ST_BENCH_MEMCPY + 1;
 	add_where(b, "host", 0);
 	add_where(b, "sandbox", mask);
-	ret = st_seccomp_compile("default", st_caps_default(), &add_where(b, "seccomp:default", mask)->filter, err);
+	ret = st_seccomp_compile("default", st_caps_default(),
+				 &add_where(b, "seccomp:default", mask)->filter, err);
 	if (ret == 0)
 		ret = st_seccomp_compile("default", st_caps_default(),
 					 &add_where(b, "seccomp:spec_allow", mask)->filter, err);
@@ -213,7 +214,8 @@ static void measure_loops(unsigned int calls, struct child_result *r)
 	close(devnull);
 }
 
-static void _noreturn_ bench_child(const struct st_bench_syscall *b, const struct st_bench_where *w, int fd)
+static void _noreturn_ bench_child(const struct st_bench_syscall *b, const struct st_bench_where *w,
+				   int fd)
 {
 	struct child_result r;
 

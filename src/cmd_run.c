@@ -135,8 +135,13 @@ int st_cmd_run(const struct st_opts *cli, int *exit_code, struct st_error *err)
 	/* root and mounts are the mount layer's work: without it they would land on the host. */
 	if (ret == 0 && (oci.mounts.root || oci.mounts.n || oci.mounts.readonly) &&
 	    !(s.report.mask & ST_LAYER_BIT(ST_LAYER_MOUNT)))
-		ret = st_error_usage(err, "%s: %s: needs a mount namespace: add {\"type\": \"mount\"} to .linux.namespaces (or mount to --ns)",
-				     o->config, oci.mounts.n ? ".mounts" : oci.mounts.root ? ".root.path" : ".root.readonly");
+		ret = st_error_usage(err,
+				     "%s: %s: needs a mount namespace: add {\"type\": \"mount\"} "
+				     "to .linux.namespaces (or mount to --ns)",
+				     o->config,
+				     oci.mounts.n      ? ".mounts"
+				     : oci.mounts.root ? ".root.path"
+						       : ".root.readonly");
 	for (size_t i = 0; i < notes.nerrors; i++)
 		st_report_add_error(&s.report, "%s", notes.errors[i]);
 	/* Names and addresses are checked before measuring, so bad input costs nothing. */

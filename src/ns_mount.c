@@ -30,16 +30,25 @@ static const struct {
 	const char *name;
 	unsigned long set, clear;
 } mount_flags[] = {
-	{ "ro", MS_RDONLY, 0 },		 { "rw", 0, MS_RDONLY },
-	{ "nosuid", MS_NOSUID, 0 },	 { "suid", 0, MS_NOSUID },
-	{ "nodev", MS_NODEV, 0 },	 { "dev", 0, MS_NODEV },
-	{ "noexec", MS_NOEXEC, 0 },	 { "exec", 0, MS_NOEXEC },
-	{ "noatime", MS_NOATIME, 0 },	 { "nodiratime", MS_NODIRATIME, 0 },
-	{ "relatime", MS_RELATIME, 0 },	 { "strictatime", MS_STRICTATIME, 0 },
-	{ "sync", MS_SYNCHRONOUS, 0 },	 { "async", 0, MS_SYNCHRONOUS },
-	{ "bind", 0, 0 },		 { "defaults", 0, 0 },
+	{ "ro", MS_RDONLY, 0 },
+	{ "rw", 0, MS_RDONLY },
+	{ "nosuid", MS_NOSUID, 0 },
+	{ "suid", 0, MS_NOSUID },
+	{ "nodev", MS_NODEV, 0 },
+	{ "dev", 0, MS_NODEV },
+	{ "noexec", MS_NOEXEC, 0 },
+	{ "exec", 0, MS_NOEXEC },
+	{ "noatime", MS_NOATIME, 0 },
+	{ "nodiratime", MS_NODIRATIME, 0 },
+	{ "relatime", MS_RELATIME, 0 },
+	{ "strictatime", MS_STRICTATIME, 0 },
+	{ "sync", MS_SYNCHRONOUS, 0 },
+	{ "async", 0, MS_SYNCHRONOUS },
+	{ "bind", 0, 0 },
+	{ "defaults", 0, 0 },
 	/* Every mount here is private already (mount_private): saying so changes nothing. */
-	{ "private", 0, 0 },		 { "rprivate", 0, 0 },
+	{ "private", 0, 0 },
+	{ "rprivate", 0, 0 },
 };
 
 int st_mount_option(struct st_mount *m, const char *opt)
@@ -111,7 +120,8 @@ static int open_in_root(int rootfd, const char *path, int flags)
 	return (int)syscall(SYS_openat2, rootfd, *path ? path : ".", &how, sizeof(how));
 }
 
-/* Creates what is missing of @dest in the root: directories, and the last part as a file if @file. */
+/* Creates what is missing of @dest in the root: directories, and the last part as a file if @file.
+ */
 static int make_dest(int rootfd, const char *dest, int file, struct st_error *err)
 {
 	char path[4096];
@@ -161,8 +171,9 @@ static unsigned long locked_flags(const char *path)
 	static const struct {
 		unsigned long st, ms;
 	} map[] = {
-		{ ST_NOSUID, MS_NOSUID },     { ST_NODEV, MS_NODEV },	      { ST_NOEXEC, MS_NOEXEC },
-		{ ST_NOATIME, MS_NOATIME },   { ST_NODIRATIME, MS_NODIRATIME }, { ST_RELATIME, MS_RELATIME },
+		{ ST_NOSUID, MS_NOSUID },	  { ST_NODEV, MS_NODEV },
+		{ ST_NOEXEC, MS_NOEXEC },	  { ST_NOATIME, MS_NOATIME },
+		{ ST_NODIRATIME, MS_NODIRATIME }, { ST_RELATIME, MS_RELATIME },
 		{ ST_RDONLY, MS_RDONLY },
 	};
 	unsigned long flags = 0;
@@ -184,14 +195,15 @@ static int remount(const char *path, unsigned long flags, struct st_error *err)
 	return 0;
 }
 
-static const char *const type_names[] = { [ST_MOUNT_BIND] = "bind", [ST_MOUNT_TMPFS] = "tmpfs",
-					  [ST_MOUNT_PROC] = "proc" };
+static const char *const type_names[] = {
+	[ST_MOUNT_BIND] = "bind", [ST_MOUNT_TMPFS] = "tmpfs", [ST_MOUNT_PROC] = "proc"
+};
 
 static int mount_one(int rootfd, const struct st_mount *m, int create, struct st_error *err)
 {
 	_cleanup_close_ int fd = -1, again = -1;
-	unsigned long per_mount = MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_NOATIME | MS_NODIRATIME |
-				  MS_RELATIME | MS_STRICTATIME;
+	unsigned long per_mount = MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_NOATIME |
+				  MS_NODIRATIME | MS_RELATIME | MS_STRICTATIME;
 	char target[64];
 	struct stat st;
 	int r;
@@ -200,14 +212,16 @@ static int mount_one(int rootfd, const struct st_mount *m, int create, struct st
 		return st_error_set(err, errno, "bind source %s", m->source);
 	fd = open_in_root(rootfd, m->dest, O_PATH);
 	if (fd < 0 && errno == ENOENT && create) {
-		r = make_dest(rootfd, m->dest, m->type == ST_MOUNT_BIND && !S_ISDIR(st.st_mode), err);
+		r = make_dest(rootfd, m->dest, m->type == ST_MOUNT_BIND && !S_ISDIR(st.st_mode),
+			      err);
 		if (r < 0)
 			return r;
 		fd = open_in_root(rootfd, m->dest, O_PATH);
 	}
 	if (fd < 0)
-		return st_error_set(err, errno, "%s on %s%s", type_names[m->type], m->dest,
-				    errno == ENOENT ? " (it does not exist; create it, or give root.path)" : "");
+		return st_error_set(
+		    err, errno, "%s on %s%s", type_names[m->type], m->dest,
+		    errno == ENOENT ? " (it does not exist; create it, or give root.path)" : "");
 	/* The fd, not the path: what was resolved inside the root is what gets the mount. */
 	snprintf(target, sizeof(target), "/proc/self/fd/%d", fd);
 	if (m->type == ST_MOUNT_PROC)
@@ -220,7 +234,8 @@ static int mount_one(int rootfd, const struct st_mount *m, int create, struct st
 		return st_error_set(err, errno, "%s on %s", type_names[m->type], m->dest);
 	if (m->type != ST_MOUNT_BIND || !(m->flags & per_mount))
 		return 0;
-	/* A bind takes its flags only by a remount of the new mount (reopened: fd is beneath it). */
+	/* A bind takes its flags only by a remount of the new mount (reopened: fd is beneath it).
+	 */
 	again = open_in_root(rootfd, m->dest, O_PATH);
 	if (again < 0)
 		return st_error_set(err, errno, "bind on %s", m->dest);
@@ -235,7 +250,8 @@ static int apply_mounts(int rootfd, const struct st_mount_plan *p, struct st_err
 		int r = mount_one(rootfd, &p->v[i], p->root != NULL, err);
 
 		if (r < 0)
-			return st_error_wrap(err, "%s: .mounts[%zu]", p->file ? p->file : "config", i);
+			return st_error_wrap(err, "%s: .mounts[%zu]", p->file ? p->file : "config",
+					     i);
 	}
 	return 0;
 }

@@ -20,7 +20,8 @@ static const struct {
 };
 
 /* What sandboxtime reads of each object; any other key is listed as ignored. */
-static const char *const known_top[] = { "ociVersion", "process", "hostname", "linux", "root", "mounts" };
+static const char *const known_top[] = { "ociVersion", "process", "hostname",
+					 "linux",      "root",	  "mounts" };
 static const char *const known_process[] = { "args", "env", "cwd", "terminal", "capabilities",
 					     "noNewPrivileges" };
 static const char *const known_linux[] = { "namespaces", "seccomp" };
@@ -228,7 +229,8 @@ static int read_root(json_t *root, const char *file, struct st_oci *o, struct st
 }
 
 /* bind, by its type or (as runc reads it) by a bind or rbind option. */
-static int mount_type(json_t *m, const char *file, size_t i, enum st_mount_type *type, struct st_error *err)
+static int mount_type(json_t *m, const char *file, size_t i, enum st_mount_type *type,
+		      struct st_error *err)
 {
 	const char *t = json_string_value(json_object_get(m, "type"));
 	json_t *v;
@@ -238,7 +240,8 @@ static int mount_type(json_t *m, const char *file, size_t i, enum st_mount_type 
 	snprintf(where, sizeof(where), ".mounts[%zu].type", i);
 	if (json_object_get(m, "type") && !t)
 		return bad(err, file, where, "must be a string");
-	json_array_foreach(json_object_get(m, "options"), k, v) {
+	json_array_foreach(json_object_get(m, "options"), k, v)
+	{
 		const char *opt = json_string_value(v);
 
 		if (opt && (strcmp(opt, "bind") == 0 || strcmp(opt, "rbind") == 0) &&
@@ -254,7 +257,8 @@ static int mount_type(json_t *m, const char *file, size_t i, enum st_mount_type 
 	else if (t && strcmp(t, "proc") == 0)
 		*type = ST_MOUNT_PROC;
 	else
-		return bad(err, file, where, "type \"%s\" is not supported (sandboxtime mounts proc, tmpfs and bind)",
+		return bad(err, file, where,
+			   "type \"%s\" is not supported (sandboxtime mounts proc, tmpfs and bind)",
 			   t ? t : "(missing)");
 	return 0;
 }
@@ -276,8 +280,11 @@ static int read_mount(json_t *m, const char *file, size_t i, struct st_oci *o, s
 	snprintf(where, sizeof(where), ".mounts[%zu].destination", i);
 	if (!json_is_string(dest))
 		return bad(err, file, where, "missing (an absolute path)");
-	if (!st_mount_dest_ok(json_string_value(dest)) || strspn(json_string_value(dest), "/") == strlen(json_string_value(dest)))
-		return bad(err, file, where, "\"%s\" must be an absolute path below / without . or .. (it would escape the root)",
+	if (!st_mount_dest_ok(json_string_value(dest)) ||
+	    strspn(json_string_value(dest), "/") == strlen(json_string_value(dest)))
+		return bad(err, file, where,
+			   "\"%s\" must be an absolute path below / without . or .. (it would "
+			   "escape the root)",
 			   json_string_value(dest));
 	if (opts && !json_is_array(opts)) {
 		snprintf(where, sizeof(where), ".mounts[%zu].options", i);
@@ -295,7 +302,8 @@ static int read_mount(json_t *m, const char *file, size_t i, struct st_oci *o, s
 		if (!(out->source = bundle_path(file, json_string_value(src))))
 			return st_error_set(err, ENOMEM, "%s", file);
 	}
-	json_array_foreach(opts, k, v) {
+	json_array_foreach(opts, k, v)
+	{
 		snprintf(where, sizeof(where), ".mounts[%zu].options[%zu]", i, k);
 		if (!json_is_string(v))
 			return bad(err, file, where, "must be a string");
@@ -303,8 +311,12 @@ static int read_mount(json_t *m, const char *file, size_t i, struct st_oci *o, s
 		if (ret == -E2BIG)
 			return bad(err, file, where, "the options are too long together");
 		if (ret < 0)
-			return bad(err, file, where, "option \"%s\" is not supported for a %s mount", json_string_value(v),
-				   out->type == ST_MOUNT_BIND ? "bind" : out->type == ST_MOUNT_TMPFS ? "tmpfs" : "proc");
+			return bad(err, file, where,
+				   "option \"%s\" is not supported for a %s mount",
+				   json_string_value(v),
+				   out->type == ST_MOUNT_BIND	 ? "bind"
+				   : out->type == ST_MOUNT_TMPFS ? "tmpfs"
+								 : "proc");
 	}
 	return 0;
 }
@@ -323,7 +335,8 @@ static int read_mounts(json_t *a, const char *file, struct st_oci *o, struct st_
 	o->mounts.v = calloc(json_array_size(a) + 1, sizeof(*o->mounts.v));
 	if (!o->mounts.v)
 		return st_error_set(err, ENOMEM, "%s", file);
-	json_array_foreach(a, i, v) {
+	json_array_foreach(a, i, v)
+	{
 		/* Counted first, so that st_oci_free() frees a half-read entry too. */
 		int ret;
 

@@ -84,10 +84,12 @@ static void bench_csv(const struct st_bench_syscall *b, FILE *out)
 			struct st_stats st;
 
 			st_stats_compute(b->where[i].us[op].v, b->where[i].us[op].n, &st);
-			fprintf(out, "%s,%s,%.4f,%.4f,%.4f,%.4f,%.4f,%zu", st_bench_op_names[op], b->where[i].name,
-				st.median, st.p95, st.min, st.mean, st.stddev, st.n);
+			fprintf(out, "%s,%s,%.4f,%.4f,%.4f,%.4f,%.4f,%zu", st_bench_op_names[op],
+				b->where[i].name, st.median, st.p95, st.min, st.mean, st.stddev,
+				st.n);
 			if (op == ST_BENCH_MEMCPY)
-				fprintf(out, ",%.3f,%s", st_bench_memcpy_gbps(st.median), b->where[i].ssb);
+				fprintf(out, ",%.3f,%s", st_bench_memcpy_gbps(st.median),
+					b->where[i].ssb);
 			else if (cpu)
 				fprintf(out, ",,%s", b->where[i].ssb);
 			fputc('\n', out);

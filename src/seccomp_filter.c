@@ -415,7 +415,8 @@ static int add_arch_map(scmp_filter_ctx ctx, json_t *map, const char *file, stru
  * given to seccomp(2); TSYNC changes nothing for a single-threaded process.
  * Without flags none is set (runc); crun would set SPEC_ALLOW then.
  */
-static int parse_flags(json_t *flags, const char *file, struct st_seccomp *out, struct st_error *err)
+static int parse_flags(json_t *flags, const char *file, struct st_seccomp *out,
+		       struct st_error *err)
 {
 	static const struct {
 		const char *name;
@@ -433,14 +434,17 @@ static int parse_flags(json_t *flags, const char *file, struct st_seccomp *out, 
 		snprintf(w.path, sizeof(w.path), ".flags");
 		return bad(err, &w, "%s", "must be an array of flag names");
 	}
-	json_array_foreach(flags, i, v) {
+	json_array_foreach(flags, i, v)
+	{
 		const char *name = json_string_value(v);
 
 		for (k = 0; name && k < ARRAY_SIZE(known) && strcmp(name, known[k].name) != 0; k++)
 			;
 		snprintf(w.path, sizeof(w.path), ".flags[%zu]", i);
 		if (!name || k == ARRAY_SIZE(known))
-			return bad(err, &w, "unknown flag \"%s\" (known: SECCOMP_FILTER_FLAG_SPEC_ALLOW, _LOG, _TSYNC)",
+			return bad(err, &w,
+				   "unknown flag \"%s\" (known: SECCOMP_FILTER_FLAG_SPEC_ALLOW, "
+				   "_LOG, _TSYNC)",
 				   name ? name : "(not a string)");
 		out->load_flags |= known[k].flag;
 	}
@@ -611,7 +615,10 @@ static int cache_read(const char *path, uint64_t key, struct st_seccomp *out)
 /* Best effort: written aside and renamed, so a reader never sees half a file. */
 static void cache_write(const char *path, uint64_t key, const struct st_seccomp *f)
 {
-	struct cache_header h = { .key = key, .len = f->len, .rules = f->rules, .unknown = f->unknown,
+	struct cache_header h = { .key = key,
+				  .len = f->len,
+				  .rules = f->rules,
+				  .unknown = f->unknown,
 				  .load_flags = f->load_flags };
 	char tmp[600];
 	int fd, ok;
@@ -668,8 +675,8 @@ static int profile_bytes(const char *spec, char **bytes, size_t *len, struct st_
  * bytes and capabilities, else parsed and compiled, and stored. @what
  * prefixes a JSON syntax error ("--seccomp: " or "").
  */
-static int compile_bytes(const char *bytes, size_t len, const char *file, const char *what, uint64_t caps,
-			 struct st_seccomp *out, struct st_error *err)
+static int compile_bytes(const char *bytes, size_t len, const char *file, const char *what,
+			 uint64_t caps, struct st_seccomp *out, struct st_error *err)
 {
 	char dir[512], path[600];
 	json_auto_t *doc = NULL;
@@ -679,7 +686,8 @@ static int compile_bytes(const char *bytes, size_t len, const char *file, const 
 
 	if (cache_dir(dir, sizeof(dir)) == 0) {
 		cache_path(path, sizeof(path), dir, key);
-		out->cache = cache_read(path, key, out) == 0 ? ST_SECCOMP_CACHE_HIT : ST_SECCOMP_CACHE_MISS;
+		out->cache =
+		    cache_read(path, key, out) == 0 ? ST_SECCOMP_CACHE_HIT : ST_SECCOMP_CACHE_MISS;
 	}
 	if (out->cache == ST_SECCOMP_CACHE_HIT)
 		return 0;
@@ -692,7 +700,8 @@ static int compile_bytes(const char *bytes, size_t len, const char *file, const 
 	return ret;
 }
 
-int st_seccomp_compile(const char *spec, uint64_t caps, struct st_seccomp *out, struct st_error *err)
+int st_seccomp_compile(const char *spec, uint64_t caps, struct st_seccomp *out,
+		       struct st_error *err)
 {
 	const char *file = strcmp(spec, "default") == 0 ? "default profile" : spec;
 	char *bytes = NULL;

@@ -20,7 +20,7 @@
 enum st_bench_op {
 	ST_BENCH_GETPPID,
 	ST_BENCH_WRITE,
-	ST_BENCH_CPU,    /* a dependent multiply-xorshift chain: registers only */
+	ST_BENCH_CPU,	 /* a dependent multiply-xorshift chain: registers only */
 	ST_BENCH_MEMCPY, /* memcpy of ST_BENCH_MEM_MB between two buffers */
 	ST_BENCH_OPS,
 };
@@ -34,13 +34,13 @@ extern const char *const st_bench_op_names[ST_BENCH_OPS];
 struct st_bench_where {
 	char name[32];          /* "host", "sandbox", "seccomp:default", "seccomp:100" */
 	unsigned int mask;      /* layers of the child */
-	struct st_seccomp filter; /* prog NULL: none; load_flags: SPEC_ALLOW */
-	char ssb[48];             /* Speculation_Store_Bypass, as the child saw it */
+	struct st_seccomp filter;	    /* prog NULL: none; load_flags: SPEC_ALLOW */
+	char ssb[48];			    /* Speculation_Store_Bypass, as the child saw it */
 	struct st_samples us[ST_BENCH_OPS]; /* microseconds per call, one sample per child */
 };
 
 struct st_bench_syscall {
-	const char *name;   /* "syscall" or "cpu" */
+	const char *name;     /* "syscall" or "cpu" */
 	int op_first, op_end; /* the ops of this bench: [op_first, op_end) */
 	unsigned int repeat;
 	unsigned int calls; /* per sample and op: syscalls, loop iterations or copies */

@@ -25,11 +25,11 @@ enum st_mount_type { ST_MOUNT_BIND, ST_MOUNT_TMPFS, ST_MOUNT_PROC };
 /* One entry of config.json's "mounts", checked and resolved. */
 struct st_mount {
 	enum st_mount_type type;
-	char *dest;          /* absolute, without "." or ".." components */
-	char *source;        /* bind: an absolute host path; otherwise NULL */
+	char *dest;	     /* absolute, without "." or ".." components */
+	char *source;	     /* bind: an absolute host path; otherwise NULL */
 	unsigned long flags; /* MS_RDONLY, MS_NOSUID, ... as the options say */
-	int recursive;       /* rbind */
-	char data[256];      /* filesystem options: "size=64k,mode=755" */
+	int recursive;	     /* rbind */
+	char data[256];	     /* filesystem options: "size=64k,mode=755" */
 };
 
 /*

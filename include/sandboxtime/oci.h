@@ -33,7 +33,7 @@ struct st_oci {
 	int has_nnp;
 	int nnp;
 	json_t *seccomp;  /* linux.seccomp, a profile object (owned reference) */
-	struct st_mount_plan mounts; /* root and mounts; mounts.root NULL for "/" */
+	struct st_mount_plan mounts;	  /* root and mounts; mounts.root NULL for "/" */
 	char ignored[ST_OCI_IGNORED_MAX]; /* "process.rlimits,..." */
 };
 

@@ -17,7 +17,8 @@ echo "the new root" >"$BUNDLE/rootfs/marker"
 ln -s /etc "$BUNDLE/rootfs/evil"
 chmod -R a+rX "$BUNDLE"
 
-# What the workload sees, one fact per line.
+# What the workload sees, one fact per line (expanded by the sandbox's sh).
+# shellcheck disable=SC2016
 FACTS='cat /marker
 read -r pid _ </proc/self/stat; [ "$pid" = $$ ] && echo "proc=own"
 stat -f -c "tmp=%T" /tmp; set -- $(df -k /tmp | tail -n 1); echo "tmp_kb=$2"
@@ -100,8 +101,10 @@ t_mount_fails() {
 	before=$(cut -d' ' -f5 /proc/self/mountinfo | sort)
 	out=$("$ST_BIN" --repeat=0 -q --config="$BUNDLE/badsrc.json" 2>&1); rc=$?
 	[ $rc -eq 125 ] || { echo "exit $rc: $out"; return 1; }
-	[ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] && printf '%s\n' "$out" | grep -qF "$BUNDLE/badsrc.json: .mounts[2]: bind source /nonexistent" ||
-		{ echo "$out"; return 1; }
+	if [ "$(printf '%s\n' "$out" | wc -l)" -ne 1 ] ||
+		! printf '%s\n' "$out" | grep -qF "$BUNDLE/badsrc.json: .mounts[2]: bind source /nonexistent"; then
+		echo "$out"; return 1
+	fi
 	expect_eq "$(cut -d' ' -f5 /proc/self/mountinfo | sort)" "$before"
 }
 ok "a bind source that does not exist: one line, 125, nothing mounted outside" t_mount_fails
@@ -113,8 +116,9 @@ t_faults() {
 		before=$(cut -d' ' -f5 /proc/self/mountinfo | sort)
 		out=$(SANDBOXTIME_FAULT=$step "$faults" --repeat=0 -q --config="$BUNDLE/good.json" 2>&1); rc=$?
 		[ $rc -eq 125 ] || { echo "$step: exit $rc: $out"; return 1; }
-		[ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] && printf '%s\n' "$out" | grep -q "$step: injected fault" ||
-			{ echo "$step: $out"; return 1; }
+		if [ "$(printf '%s\n' "$out" | wc -l)" -ne 1 ] || ! printf '%s\n' "$out" | grep -q "$step: injected fault"; then
+			echo "$step: $out"; return 1
+		fi
 		expect_eq "$(cut -d' ' -f5 /proc/self/mountinfo | sort)" "$before" || return 1
 	done
 }

@@ -37,9 +37,11 @@ static void test_network_path(void **state)
 	struct st_error err = { 0 };
 	struct st_oci o;
 
-	assert_int_equal(load("{\"root\": {\"path\": \"/\"}, \"linux\": {\"namespaces\": ["
-			      "{\"type\": \"pid\"}, {\"type\": \"network\", \"path\": \"/run/netns/x\"}]}}",
-			      &o, &err), 0);
+	assert_int_equal(
+	    load("{\"root\": {\"path\": \"/\"}, \"linux\": {\"namespaces\": ["
+		 "{\"type\": \"pid\"}, {\"type\": \"network\", \"path\": \"/run/netns/x\"}]}}",
+		 &o, &err),
+	    0);
 	assert_string_equal(o.net_path, "/run/netns/x");
 	assert_int_equal(o.ns_mask, ST_LAYER_BIT(ST_LAYER_PID));
 	st_oci_free(&o);
@@ -56,14 +58,17 @@ static void test_namespace_twice(void **state)
 	struct st_oci o;
 
 	assert_int_equal(load("{\"root\": {\"path\": \"/\"}, \"linux\": {\"namespaces\": ["
-			      "{\"type\": \"network\", \"path\": \"/a\"}, {\"type\": \"network\", \"path\": \"/b\"}]}}",
-			      &o, &err), -EINVAL);
+			      "{\"type\": \"network\", \"path\": \"/a\"}, {\"type\": \"network\", "
+			      "\"path\": \"/b\"}]}}",
+			      &o, &err),
+			 -EINVAL);
 	assert_true(err.usage);
 	assert_non_null(strstr(err.msg, ".linux.namespaces[1].type: namespace type \"network\" given twice"));
 	assert_null(o.net_path);
 	assert_int_equal(load("{\"root\": {\"path\": \"/\"}, \"linux\": {\"namespaces\": ["
 			      "{\"type\": \"pid\"}, {\"type\": \"uts\"}, {\"type\": \"pid\"}]}}",
-			      &o, &err), -EINVAL);
+			      &o, &err),
+			 -EINVAL);
 	assert_non_null(strstr(err.msg, ".linux.namespaces[2].type: namespace type \"pid\" given twice"));
 }
 
@@ -73,11 +78,15 @@ static void test_mounts(void **state)
 	struct st_error err = { 0 };
 	struct st_oci o;
 
-	assert_int_equal(load("{\"root\": {\"path\": \"/tmp\", \"readonly\": true}, \"mounts\": ["
-			      "{\"destination\": \"/t\", \"type\": \"tmpfs\", \"options\": [\"ro\", \"nosuid\", \"size=1m\", \"mode=755\"]},"
-			      "{\"destination\": \"/x/y\", \"source\": \"rel\", \"options\": [\"rbind\", \"ro\", \"rprivate\"]},"
-			      "{\"destination\": \"/proc\", \"type\": \"proc\", \"source\": \"proc\"}]}",
-			      &o, &err), 0);
+	assert_int_equal(
+	    load("{\"root\": {\"path\": \"/tmp\", \"readonly\": true}, \"mounts\": ["
+		 "{\"destination\": \"/t\", \"type\": \"tmpfs\", \"options\": [\"ro\", \"nosuid\", "
+		 "\"size=1m\", \"mode=755\"]},"
+		 "{\"destination\": \"/x/y\", \"source\": \"rel\", \"options\": [\"rbind\", "
+		 "\"ro\", \"rprivate\"]},"
+		 "{\"destination\": \"/proc\", \"type\": \"proc\", \"source\": \"proc\"}]}",
+		 &o, &err),
+	    0);
 	assert_string_equal(o.mounts.root, "/tmp");
 	assert_true(o.mounts.readonly);
 	assert_int_equal(o.mounts.n, 3);
@@ -117,17 +126,23 @@ static void expect_bad(const char *json, const char *msg)
 static void test_mount_errors(void **state)
 {
 	expect_bad("{\"process\": {\"args\": [\"true\"]}}", ".root.path: missing");
-	expect_bad("{\"root\": {\"path\": \"/nonexistent-root\"}}", ".root.path: \"/nonexistent-root\": No such file");
-	expect_bad("{\"root\": {\"path\": \"/\"}, \"mounts\": [{\"destination\": \"/s\", \"type\": \"sysfs\"}]}",
+	expect_bad("{\"root\": {\"path\": \"/nonexistent-root\"}}",
+		   ".root.path: \"/nonexistent-root\": No such file");
+	expect_bad("{\"root\": {\"path\": \"/\"}, \"mounts\": [{\"destination\": \"/s\", \"type\": "
+		   "\"sysfs\"}]}",
 		   ".mounts[0].type: type \"sysfs\" is not supported");
-	expect_bad("{\"root\": {\"path\": \"/\"}, \"mounts\": [{\"destination\": \"/t\", \"type\": \"tmpfs\"},"
+	expect_bad("{\"root\": {\"path\": \"/\"}, \"mounts\": [{\"destination\": \"/t\", \"type\": "
+		   "\"tmpfs\"},"
 		   "{\"destination\": \"/a/../../b\", \"type\": \"tmpfs\"}]}",
 		   ".mounts[1].destination: \"/a/../../b\" must be an absolute path");
-	expect_bad("{\"root\": {\"path\": \"/\"}, \"mounts\": [{\"destination\": \"/\", \"type\": \"tmpfs\"}]}",
+	expect_bad("{\"root\": {\"path\": \"/\"}, \"mounts\": [{\"destination\": \"/\", \"type\": "
+		   "\"tmpfs\"}]}",
 		   ".mounts[0].destination");
-	expect_bad("{\"root\": {\"path\": \"/\"}, \"mounts\": [{\"destination\": \"/t\", \"type\": \"tmpfs\", \"options\": [\"shared\"]}]}",
+	expect_bad("{\"root\": {\"path\": \"/\"}, \"mounts\": [{\"destination\": \"/t\", \"type\": "
+		   "\"tmpfs\", \"options\": [\"shared\"]}]}",
 		   ".mounts[0].options[0]: option \"shared\" is not supported for a tmpfs mount");
-	expect_bad("{\"root\": {\"path\": \"/\"}, \"mounts\": [{\"destination\": \"/t\", \"type\": \"bind\"}]}",
+	expect_bad("{\"root\": {\"path\": \"/\"}, \"mounts\": [{\"destination\": \"/t\", \"type\": "
+		   "\"bind\"}]}",
 		   ".mounts[0].source: a bind mount needs a source path");
 }
 
@@ -152,10 +167,8 @@ static void test_mount_helpers(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_network_path),
-		cmocka_unit_test(test_namespace_twice),
-		cmocka_unit_test(test_mounts),
-		cmocka_unit_test(test_mount_errors),
+		cmocka_unit_test(test_network_path),  cmocka_unit_test(test_namespace_twice),
+		cmocka_unit_test(test_mounts),	      cmocka_unit_test(test_mount_errors),
 		cmocka_unit_test(test_mount_helpers),
 	};
 

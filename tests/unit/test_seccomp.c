@@ -392,14 +392,18 @@ static void test_unknown_name_empty(void **state)
 /* linux.seccomp.flags as runc reads them; kept through the cache; none by default. */
 static void test_flags(void **state)
 {
-	static const char json[] = "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"flags\": [\"SECCOMP_FILTER_FLAG_TSYNC\", "
-				   "\"SECCOMP_FILTER_FLAG_SPEC_ALLOW\"], \"syscalls\": []}";
-	static const char bad[] = "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"flags\": [\"SECCOMP_FILTER_FLAG_FOO\"]}";
+	static const char json[] =
+	    "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"flags\": [\"SECCOMP_FILTER_FLAG_TSYNC\", "
+	    "\"SECCOMP_FILTER_FLAG_SPEC_ALLOW\"], \"syscalls\": []}";
+	static const char bad[] =
+	    "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"flags\": [\"SECCOMP_FILTER_FLAG_FOO\"]}";
 	struct st_error err = { 0 };
 	struct st_seccomp f;
 
 	for (int i = 0; i < 2; i++) {
-		assert_int_equal(st_seccomp_compile_cached_json(json, sizeof(json) - 1, "flags", st_caps_default(), &f, &err), 0);
+		assert_int_equal(st_seccomp_compile_cached_json(json, sizeof(json) - 1, "flags",
+								st_caps_default(), &f, &err),
+				 0);
 		assert_int_equal(f.cache, i ? ST_SECCOMP_CACHE_HIT : ST_SECCOMP_CACHE_MISS);
 		assert_int_equal(f.load_flags, SECCOMP_FILTER_FLAG_SPEC_ALLOW);
 		st_seccomp_free(&f);
@@ -407,8 +411,11 @@ static void test_flags(void **state)
 	assert_int_equal(st_seccomp_compile("default", st_caps_default(), &f, &err), 0);
 	assert_int_equal(f.load_flags, 0);
 	st_seccomp_free(&f);
-	assert_int_equal(st_seccomp_compile_json(bad, sizeof(bad) - 1, "bad", st_caps_default(), &f, &err), -EINVAL);
-	assert_non_null(strstr(err.msg, "bad: .flags[0]: unknown flag \"SECCOMP_FILTER_FLAG_FOO\""));
+	assert_int_equal(
+	    st_seccomp_compile_json(bad, sizeof(bad) - 1, "bad", st_caps_default(), &f, &err),
+	    -EINVAL);
+	assert_non_null(
+	    strstr(err.msg, "bad: .flags[0]: unknown flag \"SECCOMP_FILTER_FLAG_FOO\""));
 	st_seccomp_free(&f);
 }
 
