@@ -99,7 +99,7 @@ static const int orphans_options[] = { OPT_FORMAT, 'J', 'o', 'q', OPT_ALL, OPT_W
 					OPT_TEXTFILE, 'h', 'V' };
 
 /* sandboxtime bench NAME: the micro-benchmarks behind the numbers. */
-static const char *const bench_names[] = { "syscall" };
+static const char *const bench_names[] = { "syscall", "cpu" };
 
 void st_cli_usage(FILE *out)
 {
@@ -110,6 +110,7 @@ void st_cli_usage(FILE *out)
 	      " sandboxtime orphans [OPTIONS]           find network namespaces no process lives in any more\n"
 	      " sandboxtime netbench [OPTIONS]          TCP throughput and latency: loopback vs veth vs bridge\n"
 	      " sandboxtime bench syscall [OPTIONS]     syscall cost on the host, in a sandbox, with seccomp\n"
+	      " sandboxtime bench cpu [OPTIONS]         CPU and memcpy cost, with seccomp and SPEC_ALLOW\n"
 	      " sandboxtime --help | --version\n"
 	      "\n"
 	      "Measure what each layer of isolation costs: setup, ready, teardown and the\n"
@@ -412,12 +413,12 @@ static int parse_command(int argc, char **argv, struct st_opts *o, int *first,
 		o->command = ST_CMD_BENCH;
 		*first = 3;
 		if (argc < 3 || argv[2][0] == '-')
-			return st_error_usage(err, "bench: which benchmark? (known: syscall)");
+			return st_error_usage(err, "bench: which benchmark? (known: syscall, cpu)");
 		for (size_t i = 0; i < ARRAY_SIZE(bench_names); i++)
 			if (strcmp(argv[2], bench_names[i]) == 0)
 				o->bench = bench_names[i];
 		if (!o->bench)
-			return st_error_usage(err, "bench: unknown benchmark '%s' (known: syscall)", argv[2]);
+			return st_error_usage(err, "bench: unknown benchmark '%s' (known: syscall, cpu)", argv[2]);
 		return 0;
 	}
 	if (strcmp(argv[1], "layers") == 0 || strcmp(argv[1], "cleanup") == 0) {

@@ -240,30 +240,65 @@ static double bench_median(const struct st_bench_where *w, int op)
 	return st_stats_compute(w->us[op].v, w->us[op].n, &st) == 0 ? st.median : 0;
 }
 
+static json_t *bench_row(const struct st_bench_syscall *b, const struct st_bench_where *w, int op)
+{
+	double med = bench_median(w, op);
+	json_t *row = json_pack("{s:s,s:s,s:o,s:f,s:f}", "op", st_bench_op_names[op], "where",
+				w->name, "us", st_report_stats_json(&w->us[op]), "median_us", med,
+				"over_host_us", med - bench_median(&b->where[0], op));
+
+	if (op == ST_BENCH_MEMCPY) {
+		json_object_set_new(row, "median_gbps", json_real(st_bench_memcpy_gbps(med)));
+		json_object_set_new(row, "checksum_ok", json_true());
+	}
+	/* What the kernel did to the measured task: the reason a filter can slow computation. */
+	if (op >= ST_BENCH_CPU)
+		json_object_set_new(row, "speculation_store_bypass", json_string(w->ssb));
+	return row;
+}
+
 /* "sandboxtime/bench/v1": one row per op and place, with its cost over the host's. */
 static json_t *bench_json(const struct st_report *r)
 {
 	const struct st_bench_syscall *b = r->bench;
-	json_t *rows = json_array();
+	json_t *rows = json_array(), *notes;
 
-	for (int op = 0; op < ST_BENCH_OPS; op++) {
-		for (size_t i = 0; i < b->nwhere; i++) {
-			const struct st_bench_where *w = &b->where[i];
-			double med = bench_median(w, op);
-
-			json_array_append_new(rows, json_pack("{s:s,s:s,s:o,s:f,s:f}", "op", st_bench_op_names[op],
-							      "where", w->name, "us", st_report_stats_json(&w->us[op]),
-							      "median_us", med, "over_host_us",
-							      med - bench_median(&b->where[0], op)));
-		}
-	}
-	return json_pack("{s:s,s:{s:s,s:s},s:o,s:s,s:{s:I,s:I,s:o},s:o,s:[s,s,s]}", "schema",
-			 "sandboxtime/bench/v1", "tool", "name", "sandboxtime", "version", ST_VERSION, "host",
-			 st_report_host_json(&r->host), "bench", "syscall", "config", "repeat", (json_int_t)b->repeat,
-			 "calls", (json_int_t)b->calls, "ns", layer_names_json(b->mask), "rows", rows, "notes",
-			 "Each sample is a fresh child that runs the calls back to back and divides by their number; a checksum over the results guards against loops the compiler could drop.",
-			 "host: no namespace; sandbox: the layers in config.ns; seccomp:N: the sandbox plus a filter of N rules that never fire (default allow; each rule compares an argument with a value no call passes), so each call walks past them; seccomp:default: the built-in profile.",
-			 "Not shown: the cost of seccomp on computation that makes no syscalls (none here), nor of SECCOMP_FILTER_FLAG_SPEC_ALLOW, which is not set (as crun and runc, unless a profile asks).");
+	for (int op = b->op_first; op < b->op_end; op++)
+		for (size_t i = 0; i < b->nwhere; i++)
+			json_array_append_new(rows, bench_row(b, &b->where[i], op));
+	if (b->op_first == ST_BENCH_CPU)
+		notes = json_pack(
+		    "[s,s,s]",
+		    "Each sample is a fresh child: cpu_loop is the time of 2^22 steps of a "
+		    "multiply-xorshift chain (registers only), memcpy_64mib the time of one copy "
+		    "of 64 MiB between buffers larger than the last-level cache (median_gbps: "
+		    "bytes copied per ns); both checked.",
+		    "host: no namespace; sandbox: the layers in config.ns; seccomp:default: the "
+		    "sandbox plus the default filter, loaded as sandboxtime run loads it (no "
+		    "flags); seccomp:spec_allow: the same filter loaded with "
+		    "SECCOMP_FILTER_FLAG_SPEC_ALLOW.",
+		    "speculation_store_bypass: the task's line in /proc/self/status. Kernels "
+		    "before 5.16 (or booted with spec_store_bypass_disable=seccomp) turn the "
+		    "mitigation on for every task that loads a filter without SPEC_ALLOW; where it "
+		    "says vulnerable or not affected, the filter cannot slow this work.");
+	else
+		notes = json_pack(
+		    "[s,s,s]",
+		    "Each sample is a fresh child that runs the calls back to back and divides by "
+		    "their number; a checksum over the results guards against loops the compiler "
+		    "could drop.",
+		    "host: no namespace; sandbox: the layers in config.ns; seccomp:N: the sandbox "
+		    "plus a filter of N rules that never fire (default allow; each rule compares "
+		    "an argument with a value no call passes), so each call walks past them; "
+		    "seccomp:default: the built-in profile.",
+		    "Not shown: the cost of seccomp on computation that makes no syscalls, and of "
+		    "SECCOMP_FILTER_FLAG_SPEC_ALLOW (see bench cpu); sandboxtime does not set that "
+		    "flag (as runc; crun sets it unless the config lists flags).");
+	return json_pack("{s:s,s:{s:s,s:s},s:o,s:s,s:{s:I,s:I,s:o},s:o,s:o}", "schema",
+			 "sandboxtime/bench/v1", "tool", "name", "sandboxtime", "version",
+			 ST_VERSION, "host", st_report_host_json(&r->host), "bench", b->name,
+			 "config", "repeat", (json_int_t)b->repeat, "calls", (json_int_t)b->calls,
+			 "ns", layer_names_json(b->mask), "rows", rows, "notes", notes);
 }
 
 json_t *st_report_json(const struct st_report *r)

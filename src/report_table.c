@@ -234,9 +234,18 @@ static void print_run(const struct st_report *r, FILE *out)
 
 static void print_bench(const struct st_bench_syscall *b, FILE *out)
 {
-	fprintf(out, "%u samples of %u calls each, interleaved; nanoseconds per call\n\n", b->repeat, b->calls);
-	fprintf(out, "%-14s %-16s %10s %10s %12s\n", "OP", "WHERE", "median", "p95", "over host");
-	for (int op = 0; op < ST_BENCH_OPS; op++) {
+	int cpu = b->op_first == ST_BENCH_CPU;
+
+	if (cpu)
+		fprintf(out, "%u samples, interleaved; microseconds per 2^22-step loop or 64 MiB copy\n\n",
+			b->repeat);
+	else
+		fprintf(out, "%u samples of %u calls each, interleaved; nanoseconds per call\n\n",
+			b->repeat, b->calls);
+	fprintf(out, "%-14s %-20s %10s %10s %12s%s\n", "OP", "WHERE", "median", "p95", "over host",
+		cpu ? "    GB/s  SPECULATION_STORE_BYPASS" : "");
+	for (int op = b->op_first; op < b->op_end; op++) {
+		double scale = cpu ? 1 : 1000;
 		struct st_stats host;
 
 		st_stats_compute(b->where[0].us[op].v, b->where[0].us[op].n, &host);
@@ -244,8 +253,15 @@ static void print_bench(const struct st_bench_syscall *b, FILE *out)
 			struct st_stats st;
 
 			st_stats_compute(b->where[i].us[op].v, b->where[i].us[op].n, &st);
-			fprintf(out, "%-14s %-16s %10.1f %10.1f %+12.1f\n", st_bench_op_names[op], b->where[i].name,
-				st.median * 1000, st.p95 * 1000, (st.median - host.median) * 1000);
+			fprintf(out, "%-14s %-20s %10.1f %10.1f %+12.1f", st_bench_op_names[op],
+				b->where[i].name, st.median * scale, st.p95 * scale,
+				(st.median - host.median) * scale);
+			if (op == ST_BENCH_MEMCPY)
+				fprintf(out, "  %6.2f  %s", st_bench_memcpy_gbps(st.median),
+					b->where[i].ssb);
+			else if (cpu)
+				fprintf(out, "  %6s  %s", "", b->where[i].ssb);
+			fputc('\n', out);
 		}
 	}
 }

@@ -455,6 +455,11 @@ static void test_unknown_subcommand(void **state)
 	assert_usage(PARSE(&o, &err, "bench"), &err, "bench");
 	assert_true(strstr(err.msg, "syscall") != NULL);
 	assert_usage(PARSE(&o, &err, "bench", "nosuch"), &err, "'nosuch'");
+	assert_true(strstr(err.msg, "cpu") != NULL);
+	assert_int_equal(PARSE(&o, &err, "bench", "cpu", "--repeat=3"), 0);
+	assert_int_equal(o.command, ST_CMD_BENCH);
+	assert_string_equal(o.bench, "cpu");
+	assert_int_equal(o.repeat, 3);
 	/* A subcommand is only the first word. */
 	assert_usage(PARSE(&o, &err, "--repeat=2", "layers"), &err, "'--'");
 }

@@ -24,6 +24,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include <linux/seccomp.h>
 
 #include "sandboxtime/caps.h"
 #include "sandboxtime/seccomp_filter.h"
@@ -388,6 +389,38 @@ static void test_unknown_name_empty(void **state)
 	st_seccomp_free(&f);
 }
 
+/* linux.seccomp.flags as runc reads them; kept through the cache; none by default. */
+static void test_flags(void **state)
+{
+	static const char json[] =
+	    "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"flags\": [\"SECCOMP_FILTER_FLAG_TSYNC\", "
+	    "\"SECCOMP_FILTER_FLAG_SPEC_ALLOW\"], \"syscalls\": []}";
+	static const char bad[] =
+	    "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"flags\": [\"SECCOMP_FILTER_FLAG_FOO\"]}";
+	struct st_error err = { 0 };
+	struct st_seccomp f;
+
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(st_seccomp_compile_cached_json(json, sizeof(json) - 1, "flags",
+								st_caps_default(), &f, &err),
+				 0);
+		/* The second read comes from the cache (the first may too, as root: /var/cache is shared). */
+		if (i)
+			assert_int_equal(f.cache, ST_SECCOMP_CACHE_HIT);
+		assert_int_equal(f.load_flags, SECCOMP_FILTER_FLAG_SPEC_ALLOW);
+		st_seccomp_free(&f);
+	}
+	assert_int_equal(st_seccomp_compile("default", st_caps_default(), &f, &err), 0);
+	assert_int_equal(f.load_flags, 0);
+	st_seccomp_free(&f);
+	assert_int_equal(
+	    st_seccomp_compile_json(bad, sizeof(bad) - 1, "bad", st_caps_default(), &f, &err),
+	    -EINVAL);
+	assert_non_null(
+	    strstr(err.msg, "bad: .flags[0]: unknown flag \"SECCOMP_FILTER_FLAG_FOO\""));
+	st_seccomp_free(&f);
+}
+
 /* More unknown names than the list holds: all counted, the list cut at a name. */
 static void test_unknown_names_overflow(void **state)
 {
@@ -658,6 +691,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_minimal),
+		cmocka_unit_test(test_flags),
 		cmocka_unit_test(test_single_name),
 		cmocka_unit_test(test_no_rules),
 		cmocka_unit_test(test_actions_ops_arches),
