@@ -7,6 +7,7 @@
 #include <seccomp.h>
 #include <stdio.h>
 #include <string.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -637,6 +638,61 @@ static void cache_write(const char *path, uint64_t key, const struct st_seccomp 
 		unlink(tmp);
 }
 
+struct cache_entry {
+	char name[NAME_MAX + 1];
+	struct timespec mtime;
+};
+
+static int by_mtime(const void *a, const void *b)
+{
+	const struct timespec *x = &((const struct cache_entry *)a)->mtime;
+	const struct timespec *y = &((const struct cache_entry *)b)->mtime;
+
+	if (x->tv_sec != y->tv_sec)
+		return x->tv_sec < y->tv_sec ? -1 : 1;
+	return (x->tv_nsec > y->tv_nsec) - (x->tv_nsec < y->tv_nsec);
+}
+
+/*
+ * Oldest written first, not least recently used: keeping use order would
+ * cost a write on every hit, on the launch path the cache is there to make
+ * short. An evicted profile still in use is compiled once more.
+ */
+size_t st_seccomp_cache_trim(const char *dir, size_t keep)
+{
+	_cleanup_close_ int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	struct cache_entry *entries = NULL, *grown;
+	size_t n = 0, cap = 0, removed = 0;
+	struct dirent *de;
+	struct stat st;
+	DIR *d;
+
+	if (dfd < 0 || !(d = fdopendir(dup(dfd))))
+		return 0;
+	while ((de = readdir(d))) {
+		if (strncmp(de->d_name, "seccomp-", 8) != 0 ||
+		    fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode))
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 128;
+			grown = realloc(entries, cap * sizeof(*entries));
+			if (!grown)
+				break;
+			entries = grown;
+		}
+		snprintf(entries[n].name, sizeof(entries[n].name), "%s", de->d_name);
+		entries[n++].mtime = st.st_mtim;
+	}
+	closedir(d);
+	if (n > keep) {
+		qsort(entries, n, sizeof(*entries), by_mtime);
+		for (size_t i = 0; i < n - keep; i++)
+			removed += unlinkat(dfd, entries[i].name, 0) == 0;
+	}
+	free(entries);
+	return removed;
+}
+
 /* The profile's bytes: the embedded default, or the file. */
 static int profile_bytes(const char *spec, char **bytes, size_t *len, struct st_error *err)
 {
@@ -695,8 +751,10 @@ static int compile_bytes(const char *bytes, size_t len, const char *file, const 
 	if (!doc)
 		return st_error_usage(err, "%s%s:%d: %s", what, file, jerr.line, jerr.text);
 	ret = compile_doc(doc, file, caps, out, err);
-	if (ret == 0 && out->cache == ST_SECCOMP_CACHE_MISS)
+	if (ret == 0 && out->cache == ST_SECCOMP_CACHE_MISS) {
 		cache_write(path, key, out);
+		st_seccomp_cache_trim(dir, ST_SECCOMP_CACHE_KEEP);
+	}
 	return ret;
 }
 

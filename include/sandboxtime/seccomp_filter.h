@@ -60,6 +60,16 @@ int st_seccomp_compile_json(const char *json, size_t len, const char *name, uint
 int st_seccomp_compile_cached_json(const char *json, size_t len, const char *name, uint64_t caps,
 				   struct st_seccomp *out, struct st_error *err);
 
+/* How many compiled programs the cache keeps: see st_seccomp_cache_trim(). */
+#define ST_SECCOMP_CACHE_KEEP 64
+
+/*
+ * Removes the oldest written "seccomp-*" files of cache directory @dir (and
+ * any temporary file a crashed writer left) until at most @keep remain.
+ * Best effort; returns how many files it removed.
+ */
+size_t st_seccomp_cache_trim(const char *dir, size_t keep);
+
 /* Loads the compiled program into the calling process (needs no_new_privs or CAP_SYS_ADMIN). */
 int st_seccomp_load(const struct st_seccomp *f, struct st_error *err);
 

@@ -10,6 +10,7 @@
  * SCMP_CMP_MASKED_EQ) and what the default profile blocks.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/filter.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -20,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -529,6 +531,48 @@ static void test_cache_roundtrip_default(void **state)
 	cache_roundtrip("default");
 }
 
+/*
+ * The cache keeps the newest @keep programs: the oldest written go, other
+ * files and directories stay, and a second trim finds nothing to do.
+ */
+static void test_cache_trim(void **state)
+{
+	char tdir[] = "/tmp/st-seccomp-trim.XXXXXX", file[PATH_MAX];
+	struct timespec times[2] = { { 0, UTIME_OMIT } };
+	struct stat st;
+
+	assert_non_null(mkdtemp(tdir));
+	for (int i = 0; i < 70; i++) {
+		snprintf(file, sizeof(file), "%s/seccomp-%016x.bpf", tdir, i);
+		FILE *f = fopen(file, "w");
+
+		assert_non_null(f);
+		fclose(f);
+		times[1].tv_sec = 1000000 + i; /* mtime: file i written at second i */
+		times[1].tv_nsec = 0;
+		assert_int_equal(utimensat(AT_FDCWD, file, times, 0), 0);
+	}
+	snprintf(file, sizeof(file), "%s/other", tdir);
+	fclose(fopen(file, "w"));
+	snprintf(file, sizeof(file), "%s/seccomp-dir", tdir);
+	assert_int_equal(mkdir(file, 0700), 0);
+
+	assert_int_equal(st_seccomp_cache_trim(tdir, 64), 6);
+	for (int i = 0; i < 70; i++) {
+		snprintf(file, sizeof(file), "%s/seccomp-%016x.bpf", tdir, i);
+		assert_int_equal(stat(file, &st) == 0, i >= 6);
+	}
+	assert_int_equal(st_seccomp_cache_trim(tdir, 64), 0);
+	snprintf(file, sizeof(file), "%s/other", tdir);
+	assert_int_equal(stat(file, &st), 0);
+	assert_int_equal(unlink(file), 0);
+	snprintf(file, sizeof(file), "%s/seccomp-dir", tdir);
+	assert_int_equal(rmdir(file), 0);
+	assert_int_equal(st_seccomp_cache_trim(tdir, 0), 64);
+	assert_int_equal(rmdir(tdir), 0);
+	assert_int_equal(st_seccomp_cache_trim("/nonexistent-dir", 0), 0);
+}
+
 /* "none" compiles nothing and caches nothing. */
 static void test_cache_none(void **state)
 {
@@ -691,6 +735,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_minimal),
+		cmocka_unit_test(test_cache_trim),
 		cmocka_unit_test(test_flags),
 		cmocka_unit_test(test_single_name),
 		cmocka_unit_test(test_no_rules),
