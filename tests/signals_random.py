@@ -28,7 +28,9 @@ every run must satisfy the contract (DESIGN.md, exit codes):
   - sandboxtime ends within 5 s of the signal, and leaves nothing: no process
     of its session, no stv<pid>/stbr<pid> link, no new nsfs mount.
 Output: one line per run, "ok ..." or "FAIL ... SEED=S ONLY=I to reproduce",
-and "phase SIG PHASE COUNT" totals. Exit 1 when a run failed.
+and "phase SIG PHASE COUNT" totals, where PHASE is the one observed: exec
+(sandboxtime died of it before main() blocked it), setup, measure, workload,
+teardown (after the workload's end), after-exit (not delivered). Exit 1 when a run failed.
 """
 import argparse
 import os
@@ -190,7 +192,8 @@ def one(a, run, base):
         rc = proc.wait()
     os.close(pfd)
     elapsed = time.monotonic() - t_kill
-    if rc < 0:          # killed before it could block the signal: the shell's 128+N
+    died = rc < 0       # of the signal itself, before main() blocked it: a shell says 128+N
+    if died:
         rc = 128 - rc
     got = open(d + "/got").read().strip() if exists(d + "/got") else None
     err = open(d + "/stderr").read()
@@ -224,6 +227,10 @@ def one(a, run, base):
         if not done_after:
             run.problems.append("the workload was running when %s was sent (ready, not done) "
                                 "and did not get it" % run.sig.name)
+    if died:
+        run.phase = "exec"
+        if err or exists(d + "/ready"):
+            run.problems.append("killed by %s, yet it had printed or started the workload" % run.sig.name)
     if gone:
         run.phase = "after-exit"
     if rc != want:
@@ -262,6 +269,7 @@ def main():
     p.add_argument("--slow", type=float, default=1.0, help="stretch of the measure delays (ASan)")
     p.add_argument("--only", type=int, default=-1, help="run only this run index")
     a = p.parse_args()
+    a.bin = os.path.abspath(a.bin)  # the runs start in another directory
     # Ignored signals stay ignored across exec and a shell cannot trap them.
     for s in SIGS + [signal.SIGQUIT, signal.SIGPIPE]:
         signal.signal(s, signal.SIG_DFL)

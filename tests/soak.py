@@ -342,6 +342,7 @@ def main():
     p.add_argument("--sample", type=int, default=100)
     p.add_argument("--tmp", required=True)
     a = p.parse_args()
+    a.bin = os.path.abspath(a.bin)  # the runs start in another directory
     n, k = a.runs, min(a.sample, a.runs // 4)
     half = n // 2
     a.sampled = set(range(k)) | set(range(half - k, half)) | set(range(n - k, n))
@@ -364,6 +365,11 @@ def main():
     t2 = time.monotonic()
     print("sequential %d in %.1f s, two at a time %d in %.1f s" % (len(seq), t1 - t0, len(par), t2 - t1))
     every = sorted(seq + par, key=lambda r: r.i)
+    # Time per run across the sequential half, by tenths: a leak that makes
+    # later runs slower (more links, routes, namespaces to walk) shows here.
+    tenth = max(1, len(seq) // 10)
+    print("seq_run_ms_by_tenth " + " ".join("%.1f" % (statistics.median(r.secs for r in seq[j:j + tenth]) * 1000)
+                                           for j in range(0, len(seq) - tenth + 1, tenth)))
     first = summary("first", every[:k])
     summary("seq_last", seq[-k:])
     last = summary("last", every[-k:])
