@@ -26,7 +26,10 @@ every run must satisfy the contract (DESIGN.md, exit codes):
     signal was sent after it had finished: while it ran (and 100 ms of its
     life were left) it must have got it;
   - sandboxtime ends within 5 s of the signal, and leaves nothing: no process
-    of its session, no stv<pid>/stbr<pid> link, no new nsfs mount.
+    of its session, no stv<pid>/stbr<pid> link, no new nsfs mount of its sandbox's network
+    namespace or named by its pid; as root, once all runs are over, the
+    host's links are the ones there were before (host-wide: other work on
+    the machine that adds or deletes links fails it).
 Output: one line per run, "ok ..." or "FAIL ... SEED=S ONLY=I to reproduce",
 and "phase SIG PHASE COUNT" totals, where PHASE is the one observed: exec
 (sandboxtime died of it before main() blocked it), setup, measure, workload,
@@ -52,8 +55,8 @@ TAIL_S = 0.1    # its life after writing 'done': time enough for a forward
 def workload(d):
     traps = " ".join("trap 'echo %s > %s/got; exit %d' %s;" % (s.name, d, TRAP_BASE + s, s.name[3:])
                      for s in SIGS)
-    return ("%s : > %s/ready; sleep %s & wait $!; : > %s/done; sleep %s & wait $!; exit 0"
-            % (traps, d, WORK_S, d, TAIL_S))
+    return ("%s readlink /proc/self/ns/net > %s/netns; : > %s/ready; sleep %s & wait $!; : > %s/done; sleep %s & wait $!; exit 0"
+            % (traps, d, d, WORK_S, d, TAIL_S))
 
 
 def session_procs(sid):
@@ -174,6 +177,7 @@ def one(a, run, base):
     d = os.path.join(a.tmp, "r%d" % run.i)
     os.mkdir(d)
     os.chmod(d, 0o1777)
+    mounts_before = set(nsfs_mounts())
     proc = start(a, argv_of(a, run, d), d)
     pfd = os.pidfd_open(proc.pid)
     t0 = time.monotonic()
@@ -250,9 +254,13 @@ def one(a, run, base):
         mine = [l for l in links() if l in ("stv%d" % proc.pid, "stbr%d" % proc.pid)]
         if mine:
             run.problems.append("links left: " + " ".join(mine))
-    new_mounts = set(nsfs_mounts()) - set(base["mounts"])
-    if new_mounts:
-        run.problems.append("nsfs mounts left: " + " | ".join(m.strip() for m in new_mounts))
+    # Per run, so that other work on the host cannot fail it: a new nsfs
+    # mount of this run's sandbox namespace, or named by its pid.
+    ns = open(d + "/netns").read().strip() if exists(d + "/netns") else None
+    mine = [m.strip() for m in set(nsfs_mounts()) - mounts_before
+            if (ns and " %s " % ns in m) or str(proc.pid) in m.split()[4]]
+    if mine:
+        run.problems.append("nsfs mounts left: " + " | ".join(mine))
     run.rc, run.pid, run.elapsed = rc, proc.pid, elapsed
     run.stderr = err.strip().replace("\n", " | ")[:300]
 
@@ -277,7 +285,7 @@ def main():
     runs = [Run(i, rng, a.net.split(",")) for i in range(a.runs)]
     if a.only >= 0:
         runs = [r for r in runs if r.i == a.only]
-    base = {"mounts": nsfs_mounts(), "links": links()}
+    base = {"links": links()}
     todo = list(runs)
     lock = threading.Lock()
 
