@@ -220,10 +220,15 @@ class Run:
         # Once sandboxtime waits for the sandbox in poll(2) (wait_forwarding):
         # before that, it is still closing the exec pipe and opening its
         # signalfd and pidfd, and the count would depend on the moment.
+        # A kernel without symbol names says "0": then wait for the signalfd,
+        # which it opens just before poll(2).
         try:
             with open("/proc/%d/wchan" % pid) as f:
-                if "poll" not in f.read():
-                    return
+                wchan = f.read().strip()
+            if "poll" not in wchan and (wchan != "0" or not any(
+                    "signalfd" in os.readlink("/proc/%d/fd/%s" % (pid, fd))
+                    for fd in os.listdir("/proc/%d/fd" % pid))):
+                return
         except OSError:
             return
         fds = len(os.listdir("/proc/%d/fd" % pid))
