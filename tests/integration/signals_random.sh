@@ -40,5 +40,7 @@ for mode in root nobody; do
 	[ -f "$ST_TMP/result.$mode" ] || continue
 	diag "$mode: $(grep -c '^ok run ' "$ST_TMP/result.$mode") runs passed; by signal and phase (after-exit: sent after sandboxtime ended, not delivered):"
 	sed -n 's/^phase /  /p' "$ST_TMP/result.$mode" | while read -r line; do diag "  $line"; done
+	# One run replayed: show what it did, passed or not.
+	[ "$ONLY" -ge 0 ] && grep '^ok run ' "$ST_TMP/result.$mode" | while read -r line; do diag "$line"; done
 done
 diag "took $(( $(now_ms) - start )) ms"
