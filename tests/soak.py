@@ -24,8 +24,9 @@ touched, and the count of network namespaces is exact:
 
 Half the runs go one after the other, half two at a time. In the first and
 last --sample runs (and the last --sample of the sequential half) the
-workload waits on a FIFO, and once sandboxtime waits for it in poll(2) it is
-read from outside:
+workload waits on a FIFO, and once sandboxtime waits for it (its signalfd and
+the sandbox's pidfd are open, the last fds before poll(2)) it is read from
+outside:
 its fd count (/proc/PID/fd), VmRSS and VmHWM (/proc/PID/status), and its
 children (exactly one, the sandbox's init, not a zombie). That moment is the
 one at which a run holds the most (the sandbox, its wiring and the netlink
@@ -183,6 +184,18 @@ def session_procs(sid):
     return out
 
 
+def fd_kinds(pid):
+    """What each fd of pid is, without inode numbers: 'pipe', 'socket', 'anon_inode:[pidfd]', a path."""
+    out = []
+    for fd in sorted(os.listdir("/proc/%d/fd" % pid), key=int):
+        try:
+            t = os.readlink("/proc/%d/fd/%s" % (pid, fd))
+        except OSError:
+            t = "?"
+        out.append("%s:%s" % (fd, t.split(":[")[0] if t.startswith(("pipe:", "socket:")) else t))
+    return out
+
+
 def status_kib(pid, key):
     with open("/proc/%d/status" % pid) as f:
         for line in f:
@@ -217,21 +230,19 @@ class Run:
         if not self.sampled or self.sample is not None or not os.path.exists(self.d + "/ready"):
             return
         pid = self.p.pid
-        # Once sandboxtime waits for the sandbox in poll(2) (wait_forwarding):
-        # before that, it is still closing the exec pipe and opening its
-        # signalfd and pidfd, and the count would depend on the moment.
-        # A kernel without symbol names says "0": then wait for the signalfd,
-        # which it opens just before poll(2).
+        # Once sandboxtime waits for the sandbox (wait_forwarding): the last
+        # fds it opens before poll(2) are its signalfd and then the sandbox's
+        # pidfd, and it opens or closes none until the sandbox ends. Before
+        # that the count depends on the moment. (/proc/PID/wchan would say
+        # "poll" too, but reads 0 while the task is on a CPU.)
         try:
-            with open("/proc/%d/wchan" % pid) as f:
-                wchan = f.read().strip()
-            if "poll" not in wchan and (wchan != "0" or not any(
-                    "signalfd" in os.readlink("/proc/%d/fd/%s" % (pid, fd))
-                    for fd in os.listdir("/proc/%d/fd" % pid))):
-                return
+            kinds = fd_kinds(pid)
         except OSError:
             return
-        fds = len(os.listdir("/proc/%d/fd" % pid))
+        if not any("signalfd" in k for k in kinds) or not any("pidfd" in k for k in kinds):
+            return
+        self.fd_kinds = kinds
+        fds = len(self.fd_kinds)
         rss, hwm = status_kib(pid, "VmRSS"), status_kib(pid, "VmHWM")
         with open("/proc/%d/task/%d/children" % (pid, pid)) as f:
             kids = f.read().split()
@@ -387,6 +398,11 @@ def main():
     if first and last:
         if first[0] != last[0]:
             fail("fd counts differ: first %s, last %s" % (sorted(set(first[0])), sorted(set(last[0]))))
+            usual = statistics.mode(first[0] + last[0])
+            shown = [r for r in every[:k] if r.sample and r.sample[0] == usual][:1]
+            shown += [r for r in every[:k] + every[-k:] if r.sample and r.sample[0] != usual][:5]
+            for r in shown:
+                print("fds of run %d: %s" % (r.i, " ".join(r.fd_kinds)))
         # RSS moves by a few pages from run to run (ASLR, lazy faults): a leak grows more than 5%.
         if last[1] > first[1] * 1.05 + 64:
             fail("RSS grew: median %d KiB in the first runs, %d KiB in the last" % (first[1], last[1]))
