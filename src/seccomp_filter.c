@@ -552,9 +552,12 @@ static uint64_t cache_key(const char *bytes, size_t len, uint64_t caps)
 
 /*
  * The user's private cache directory: root's under /var/cache, others' under
- * $XDG_CACHE_HOME or ~/.cache. Used only if it is ours and closed to others,
- * since a program read from a place others can write would be a filter they
- * chose. Returns 0, or -1: no cache (nobody's HOME is /nonexistent).
+ * $XDG_CACHE_HOME or ~/.cache, and for a user with no home of its own (nobody,
+ * service users) /tmp/sandboxtime-UID, as tmux does, so that rootless launches
+ * of such users do not compile the profile every time. Used only if it is
+ * ours and closed to others, since a program read from a place others can
+ * write would be a filter they chose: a directory someone else made first
+ * under /tmp means no cache. Returns 0, or -1: no cache.
  */
 static int cache_dir(char *buf, size_t len)
 {
@@ -568,7 +571,7 @@ static int cache_dir(char *buf, size_t len)
 	else if (home && home[0] == '/' && stat(home, &st) == 0 && st.st_uid == geteuid())
 		snprintf(buf, len, "%s/.cache/sandboxtime", home);
 	else
-		return -1;
+		snprintf(buf, len, "/tmp/sandboxtime-%u", (unsigned int)geteuid());
 	if (mkdir(buf, 0700) < 0 && errno == ENOENT && geteuid() != 0) {
 		char parent[512];
 
