@@ -46,6 +46,7 @@ struct st_netns *st_orphans_get(struct st_orphans *s, uint64_t dev, uint64_t ino
 	ns->nsid = -1;
 	ns->owner_uid = -1;
 	ns->sock_fd = -1;
+	ns->age_s = -1;
 	return ns;
 }
 
