@@ -277,6 +277,27 @@ static int scan_socket(struct scan_ctx *c, pid_t pid, int fd, unsigned long long
 	return ret;
 }
 
+/*
+ * Whether fd @name of @pid, whose link is a path, is a network namespace's
+ * nsfs file opened through a bind mount (`exec 7</run/netns/x`): its link
+ * shows the mount's path, not net:[...]. statx with AT_STATX_DONT_SYNC, so
+ * that a file on a dead network file system costs no round trip; only nsfs
+ * files are then opened, to ask their type.
+ */
+static int nsfs_path_fd(const struct scan_ctx *c, DIR *d, const char *name, pid_t pid, int fd)
+{
+	_cleanup_close_ int nsfd = -1;
+	struct statx stx;
+	char path[64];
+
+	if (statx(dirfd(d), name, AT_STATX_DONT_SYNC, STATX_INO, &stx) < 0 ||
+	    makedev(stx.stx_dev_major, stx.stx_dev_minor) != c->nsfs_dev)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%d/fd/%d", pid, fd);
+	nsfd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	return nsfd >= 0 && ioctl(nsfd, NS_GET_NSTYPE) == CLONE_NEWNET;
+}
+
 static int scan_fds(struct scan_ctx *c, pid_t pid)
 {
 	_cleanup_(closedirp) DIR *d = NULL;
@@ -304,7 +325,7 @@ static int scan_fds(struct scan_ctx *c, pid_t pid)
 			continue;
 		link[n] = '\0';
 		fd = atoi(e->d_name);
-		if (strncmp(link, "net:[", 5) == 0) {
+		if (strncmp(link, "net:[", 5) == 0 || (link[0] == '/' && nsfs_path_fd(c, d, e->d_name, pid, fd))) {
 			struct st_holder h = { .kind = ST_HOLDER_FD, .pid = pid, .fd = fd };
 
 			if (fstatat(dirfd(d), e->d_name, &st, 0) < 0 || st.st_dev != c->nsfs_dev)
