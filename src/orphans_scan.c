@@ -15,6 +15,7 @@
 #include <limits.h>
 #include <linux/nsfs.h>
 #include <linux/sockios.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
@@ -402,112 +403,103 @@ static int owner_uid(int nsfd)
 	return uid > INT_MAX ? -1 : (int)uid;
 }
 
-static void write_name(const char *name, int index, const char *kind, void *data)
+struct names {
+	char **v;
+	size_t n;
+	int enomem;
+};
+
+static void add_name(const char *name, int index, const char *kind, void *data)
 {
-	int fd = *(int *)data;
-	size_t len = strlen(name);
+	struct names *l = data;
+	char **v;
 
-	if (TEMP_FAILURE_RETRY(write(fd, name, len)) == (long)len)
-		TEMP_FAILURE_RETRY(write(fd, "\n", 1));
-}
-
-/* In the child: enter the namespace, dump its links into @out. Never returns. */
-static _noreturn_ void interfaces_child(int nsfd, int out)
-{
-	struct st_nl *nl = NULL;
-	struct st_error e = { 0 };
-
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (setns(nsfd, CLONE_NEWNET) < 0 || st_nl_open(&nl, &e) < 0)
-		_exit(1);
-	_exit(st_nl_link_list(nl, write_name, &out, &e) < 0 ? 1 : 0);
+	if (l->enomem)
+		return;
+	v = realloc(l->v, (l->n + 1) * sizeof(*v));
+	if (!v || !(v[l->n] = strdup(name))) {
+		if (v)
+			l->v = v;
+		l->enomem = 1;
+		return;
+	}
+	l->v = v;
+	l->n++;
 }
 
 /*
- * The interface names of @nsfd's namespace, from a short-lived child that
- * enters it: setns() would move this whole process, and a child leaves the
- * scanner where it was. Root only (CAP_SYS_ADMIN over the namespace).
+ * The interface names of @nsfd's namespace. Runs in the describing thread:
+ * a network namespace is per thread, so setns(2) moves that thread alone,
+ * and a netlink socket opened there stays bound to that namespace. Root
+ * only (CAP_SYS_ADMIN over the namespace). -ENOMEM, or 0 with the names
+ * unknown (NULL) when the namespace could not be entered or dumped.
  */
 static int list_interfaces(struct st_netns *ns, int nsfd)
 {
-	_cleanup_pid_ pid_t pid = -1;
-	_cleanup_close_ int rd = -1, wr = -1;
-	_cleanup_free_ char *buf = NULL;
-	size_t len = 0, cap = 0;
-	int fds[2], status;
+	_cleanup_(st_nl_closep) struct st_nl *nl = NULL;
+	struct names l = { 0 };
+	struct st_error e = { 0 };
+	int ret;
 
-	if (pipe2(fds, O_CLOEXEC) < 0)
-		return -errno;
-	rd = fds[0];
-	wr = fds[1];
-	pid = fork();
-	if (pid < 0)
-		return -errno;
-	if (pid == 0)
-		interfaces_child(nsfd, wr);
-	closep(&wr);
-	for (;;) {
-		ssize_t n;
-
-		if (cap - len < 512) {
-			char *b = realloc(buf, cap + 4096);
-
-			if (!b)
-				return -ENOMEM;
-			buf = b;
-			cap += 4096;
-		}
-		n = TEMP_FAILURE_RETRY(read(rd, buf + len, cap - len - 1));
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			break;
-		len += (size_t)n;
+	if (setns(nsfd, CLONE_NEWNET) < 0 || st_nl_open(&nl, &e) < 0)
+		return 0;
+	ret = st_nl_link_list(nl, add_name, &l, &e);
+	if (ret < 0 || l.enomem) {
+		for (size_t k = 0; k < l.n; k++)
+			free(l.v[k]);
+		free(l.v);
+		return l.enomem ? -ENOMEM : 0;
 	}
-	buf[len] = '\0';
-	if (TEMP_FAILURE_RETRY(waitpid(take_pid(&pid), &status, 0)) < 0)
-		return -errno;
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-		return -EIO;
-	ns->interfaces = calloc(1, sizeof(char *)); /* known, perhaps empty */
-	if (!ns->interfaces)
-		return -ENOMEM;
-	for (char *save = NULL, *name = strtok_r(buf, "\n", &save); name;
-	     name = strtok_r(NULL, "\n", &save)) {
-		char **v = realloc(ns->interfaces, (ns->ninterfaces + 1) * sizeof(*v));
-
-		if (!v || !(v[ns->ninterfaces] = strdup(name))) {
-			if (v)
-				ns->interfaces = v;
-			return -ENOMEM;
-		}
-		ns->interfaces = v;
-		ns->ninterfaces++;
-	}
-	return 0;
+	ns->interfaces = l.v ? l.v : calloc(1, sizeof(char *)); /* known, perhaps empty */
+	ns->ninterfaces = l.n;
+	return ns->interfaces ? 0 : -ENOMEM;
 }
 
+struct describe_job {
+	struct st_orphans *s;
+	struct st_nl *nl; /* opened in our own namespace: nsid as we see it */
+	int ret;
+};
+
 /* Owner, nsid and (root) interfaces of every namespace found. */
-static int describe(struct st_orphans *s, struct st_nl *nl)
+static void *describe_thread(void *arg)
 {
+	struct describe_job *job = arg;
+	struct st_orphans *s = job->s;
+
 	for (size_t i = 0; i < s->n; i++) {
 		struct st_netns *ns = &s->v[i];
 		_cleanup_close_ int fd = open_netns(ns);
 		struct st_error e = { 0 };
-		int ret;
 
 		if (fd < 0)
 			continue; /* gone since: its interfaces and nsid stay unknown */
 		ns->owner_uid = owner_uid(fd);
-		if (nl)
-			st_nl_nsid_get(nl, fd, &ns->nsid, &e);
-		if (!s->rootless) {
-			ret = list_interfaces(ns, fd);
-			if (ret == -ENOMEM)
-				return ret;
+		if (job->nl)
+			st_nl_nsid_get(job->nl, fd, &ns->nsid, &e);
+		if (!s->rootless && list_interfaces(ns, fd) == -ENOMEM) {
+			job->ret = -ENOMEM;
+			break;
 		}
 	}
-	return 0;
+	return NULL;
+}
+
+/*
+ * One short-lived thread describes every namespace, entering each in turn:
+ * this thread never leaves our namespace, and no process is forked per
+ * namespace (a fork each cost about a millisecond at a thousand).
+ */
+static int describe(struct st_orphans *s, struct st_nl *nl)
+{
+	struct describe_job job = { .s = s, .nl = nl };
+	pthread_t t;
+	int ret = pthread_create(&t, NULL, describe_thread, &job);
+
+	if (ret != 0)
+		return -ret;
+	pthread_join(t, NULL);
+	return job.ret;
 }
 
 /* A clone of @dir's mount alone (no submounts): its files as they are under the mounts. */

@@ -76,6 +76,7 @@ struct st_leftover_link {
 struct st_orphans {
 	struct st_netns *v;
 	size_t n, cap;
+	size_t hint; /* index of the last namespace looked up */
 	size_t active, orphans, unverified;
 	size_t unreadable_processes;
 	size_t sockets_unchecked; /* pidfd_getfd refused: their netns is not known */
