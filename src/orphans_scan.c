@@ -18,6 +18,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
@@ -96,14 +97,52 @@ static void read_comm(pid_t pid, char *comm, size_t len)
 		snprintf(comm, len, "?");
 }
 
-/* Every thread's netns: a thread may have left its process's namespace with setns(). */
-static int scan_tasks(struct scan_ctx *c, pid_t pid, int *readable)
+/* Process @pid lives in the namespace of @path (stat @st): counted, and a way to open it. */
+static int add_lived_in(struct scan_ctx *c, pid_t pid, const char *path, const struct stat *st)
+{
+	struct st_netns *ns;
+
+	if (st_orphans_add_process(c->s, st->st_dev, st->st_ino, pid) < 0)
+		return -ENOMEM;
+	ns = st_orphans_get(c->s, st->st_dev, st->st_ino);
+	if (!ns->open_path)
+		set_open_path(ns, path);
+	return 0;
+}
+
+/*
+ * Every thread's netns: a thread may have left its process's namespace with
+ * setns(). /proc/PID/task has 2 + threads links, so a process of one thread
+ * (most of them) costs one stat of /proc/PID/ns/net instead of reading the
+ * task directory. @own: the namespace of the process (its leader's), for
+ * scan_fds; st_ino 0 when unknown.
+ */
+static int scan_tasks(struct scan_ctx *c, pid_t pid, int *readable, struct stat *own)
 {
 	_cleanup_(closedirp) DIR *d = NULL;
 	char path[96];
 	struct dirent *e;
+	struct stat st;
 	int denied_once = 0;
 
+	own->st_ino = 0;
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	if (stat(path, &st) < 0) {
+		if (denied(errno))
+			*readable = 0;
+		return gone(errno) || denied(errno) ? 0 : -errno;
+	}
+	if (st.st_nlink == 3) {
+		snprintf(path, sizeof(path), "/proc/%d/ns/net", pid);
+		if (stat(path, own) < 0) {
+			own->st_ino = 0;
+			if (denied(errno))
+				*readable = 0;
+			return 0; /* gone: it exited */
+		}
+		*readable = 1;
+		return add_lived_in(c, pid, path, own);
+	}
 	snprintf(path, sizeof(path), "/proc/%d/task", pid);
 	d = opendir(path);
 	if (!d) {
@@ -112,9 +151,6 @@ static int scan_tasks(struct scan_ctx *c, pid_t pid, int *readable)
 		return gone(errno) || denied(errno) ? 0 : -errno;
 	}
 	while ((e = readdir(d))) {
-		struct stat st;
-		struct st_netns *ns;
-
 		if (e->d_name[0] < '1' || e->d_name[0] > '9')
 			continue;
 		snprintf(path, sizeof(path), "/proc/%d/task/%s/ns/net", pid, e->d_name);
@@ -123,11 +159,10 @@ static int scan_tasks(struct scan_ctx *c, pid_t pid, int *readable)
 				denied_once = 1;
 			continue; /* gone: the thread exited */
 		}
-		if (st_orphans_add_process(c->s, st.st_dev, st.st_ino, pid) < 0)
+		if (add_lived_in(c, pid, path, &st) < 0)
 			return -ENOMEM;
-		ns = st_orphans_get(c->s, st.st_dev, st.st_ino);
-		if (!ns->open_path)
-			set_open_path(ns, path);
+		if (atoi(e->d_name) == pid)
+			*own = st;
 		*readable = 1;
 	}
 	if (denied_once && *readable < 0)
@@ -283,7 +318,10 @@ static int scan_socket(struct scan_ctx *c, pid_t pid, int fd, unsigned long long
  * nsfs file opened through a bind mount (`exec 7</run/netns/x`): its link
  * shows the mount's path, not net:[...]. statx with AT_STATX_DONT_SYNC, so
  * that a file on a dead network file system costs no round trip; only nsfs
- * files are then opened, to ask their type.
+ * files are then opened, to ask their type. Paths under /dev/ (/dev/null,
+ * ttys: most fds there are) are not asked: a namespace bind-mounted there is
+ * still seen by its mount, and --cleanup's plain umount fails with EBUSY
+ * while a file opened through that mount is open.
  */
 static int nsfs_path_fd(const struct scan_ctx *c, DIR *d, const char *name, pid_t pid, int fd)
 {
@@ -299,17 +337,15 @@ static int nsfs_path_fd(const struct scan_ctx *c, DIR *d, const char *name, pid_
 	return nsfd >= 0 && ioctl(nsfd, NS_GET_NSTYPE) == CLONE_NEWNET;
 }
 
-static int scan_fds(struct scan_ctx *c, pid_t pid)
+static int scan_fds(struct scan_ctx *c, pid_t pid, const struct stat *own)
 {
 	_cleanup_(closedirp) DIR *d = NULL;
 	_cleanup_close_ int pidfd = -1;
 	char path[96], link[64], comm[16] = "";
-	struct stat st, own;
+	struct stat st;
 	struct dirent *e;
-	int has_own;
+	int has_own = own->st_ino != 0;
 
-	snprintf(path, sizeof(path), "/proc/%d/ns/net", pid);
-	has_own = stat(path, &own) == 0;
 	snprintf(path, sizeof(path), "/proc/%d/fd", pid);
 	d = opendir(path);
 	if (!d)
@@ -326,7 +362,8 @@ static int scan_fds(struct scan_ctx *c, pid_t pid)
 			continue;
 		link[n] = '\0';
 		fd = atoi(e->d_name);
-		if (strncmp(link, "net:[", 5) == 0 || (link[0] == '/' && nsfs_path_fd(c, d, e->d_name, pid, fd))) {
+		if (strncmp(link, "net:[", 5) == 0 ||
+		    (link[0] == '/' && strncmp(link, "/dev/", 5) != 0 && nsfs_path_fd(c, d, e->d_name, pid, fd))) {
 			struct st_holder h = { .kind = ST_HOLDER_FD, .pid = pid, .fd = fd };
 
 			if (fstatat(dirfd(d), e->d_name, &st, 0) < 0 || st.st_dev != c->nsfs_dev)
@@ -341,7 +378,7 @@ static int scan_fds(struct scan_ctx *c, pid_t pid)
 		} else if (sscanf(link, "socket:[%llu]", &sock_ino) == 1) {
 			if (!comm[0])
 				read_comm(pid, comm, sizeof(comm));
-			ret = scan_socket(c, pid, fd, sock_ino, &pidfd, has_own ? &own : NULL, comm);
+			ret = scan_socket(c, pid, fd, sock_ino, &pidfd, has_own ? own : NULL, comm);
 			if (ret < 0)
 				return ret;
 		}
@@ -352,8 +389,9 @@ static int scan_fds(struct scan_ctx *c, pid_t pid)
 static int scan_process(struct scan_ctx *c, pid_t pid)
 {
 	int readable = -1, ret;
+	struct stat own;
 
-	ret = scan_tasks(c, pid, &readable);
+	ret = scan_tasks(c, pid, &readable, &own);
 	if (ret < 0)
 		return ret;
 	if (readable == 0) {
@@ -365,7 +403,7 @@ static int scan_process(struct scan_ctx *c, pid_t pid)
 	ret = scan_mounts(c, pid);
 	if (ret < 0)
 		return ret;
-	return scan_fds(c, pid);
+	return scan_fds(c, pid, &own);
 }
 
 /* An fd on @ns again, checked to be that namespace (a path may now name another). */
@@ -430,25 +468,37 @@ static void add_name(const char *name, int index, const char *kind, void *data)
 /*
  * The interface names of @nsfd's namespace. Runs in the describing thread:
  * a network namespace is per thread, so setns(2) moves that thread alone,
- * and a netlink socket opened there stays bound to that namespace. Root
- * only (CAP_SYS_ADMIN over the namespace). -ENOMEM, or 0 with the names
- * unknown (NULL) when the namespace could not be entered or dumped.
+ * and /proc/thread-self/net/dev then lists that namespace's interfaces
+ * (one line each, "name: counters", after two header lines) without a
+ * netlink socket per namespace or the RTNL lock. Root only (CAP_SYS_ADMIN
+ * over the namespace). -ENOMEM, or 0 with the names unknown (NULL) when the
+ * namespace could not be entered or read.
  */
 static int list_interfaces(struct st_netns *ns, int nsfd)
 {
-	_cleanup_(st_nl_closep) struct st_nl *nl = NULL;
 	struct names l = { 0 };
-	struct st_error e = { 0 };
-	int ret;
+	char *line = NULL;
+	size_t cap = 0;
+	FILE *f;
 
-	if (setns(nsfd, CLONE_NEWNET) < 0 || st_nl_open(&nl, &e) < 0)
+	if (setns(nsfd, CLONE_NEWNET) < 0 || !(f = fopen("/proc/thread-self/net/dev", "re")))
 		return 0;
-	ret = st_nl_link_list(nl, add_name, &l, &e);
-	if (ret < 0 || l.enomem) {
+	for (int n = 0; getline(&line, &cap, f) > 0; n++) {
+		char *name = line, *colon = strchr(line, ':');
+
+		if (n < 2 || !colon)
+			continue;
+		*colon = '\0';
+		name += strspn(name, " \t");
+		add_name(name, 0, NULL, &l);
+	}
+	free(line);
+	fclose(f);
+	if (l.enomem) {
 		for (size_t k = 0; k < l.n; k++)
 			free(l.v[k]);
 		free(l.v);
-		return l.enomem ? -ENOMEM : 0;
+		return -ENOMEM;
 	}
 	ns->interfaces = l.v ? l.v : calloc(1, sizeof(char *)); /* known, perhaps empty */
 	ns->ninterfaces = l.n;
@@ -487,7 +537,7 @@ static void *describe_thread(void *arg)
 
 /*
  * One short-lived thread describes every namespace, entering each in turn:
- * this thread never leaves our namespace, and no process is forked per
+ * the main thread never leaves our namespace, and no process is forked per
  * namespace (a fork each cost about a millisecond at a thousand).
  */
 static int describe(struct st_orphans *s, struct st_nl *nl)
