@@ -476,55 +476,77 @@ static void add_name(const char *name, int index, const char *kind, void *data)
  */
 static int list_interfaces(struct st_netns *ns, int nsfd)
 {
+	_cleanup_close_ int fd = -1;
 	struct names l = { 0 };
-	char *line = NULL;
-	size_t cap = 0;
-	FILE *f;
+	char buf[16384];
+	size_t len = 0;
+	ssize_t r;
+	int line = 0;
 
-	if (setns(nsfd, CLONE_NEWNET) < 0 || !(f = fopen("/proc/thread-self/net/dev", "re")))
+	if (setns(nsfd, CLONE_NEWNET) < 0)
 		return 0;
-	for (int n = 0; getline(&line, &cap, f) > 0; n++) {
-		char *name = line, *colon = strchr(line, ':');
+	fd = open("/proc/thread-self/net/dev", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	/* Whole lines only: a line cut at the end of the buffer waits for the next read. */
+	while ((r = TEMP_FAILURE_RETRY(read(fd, buf + len, sizeof(buf) - 1 - len))) > 0) {
+		char *p = buf, *nl;
 
-		if (n < 2 || !colon)
-			continue;
-		*colon = '\0';
-		name += strspn(name, " \t");
-		add_name(name, 0, NULL, &l);
+		len += (size_t)r;
+		buf[len] = '\0';
+		while ((nl = strchr(p, '\n'))) {
+			char *colon = memchr(p, ':', (size_t)(nl - p));
+
+			*nl = '\0';
+			if (line++ >= 2 && colon) {
+				*colon = '\0';
+				add_name(p + strspn(p, " \t"), 0, NULL, &l);
+			}
+			p = nl + 1;
+		}
+		len = (size_t)(buf + len - p);
+		memmove(buf, p, len);
+		if (len == sizeof(buf) - 1)
+			len = 0; /* no line is that long: drop it */
 	}
-	free(line);
-	fclose(f);
-	if (l.enomem) {
+	if (r < 0 || l.enomem) {
 		for (size_t k = 0; k < l.n; k++)
 			free(l.v[k]);
 		free(l.v);
-		return -ENOMEM;
+		return l.enomem ? -ENOMEM : 0;
 	}
 	ns->interfaces = l.v ? l.v : calloc(1, sizeof(char *)); /* known, perhaps empty */
 	ns->ninterfaces = l.n;
 	return ns->interfaces ? 0 : -ENOMEM;
 }
 
+#define DESCRIBE_THREADS 2
+
 struct describe_job {
 	struct st_orphans *s;
 	struct st_nl *nl; /* opened in our own namespace: nsid as we see it */
+	size_t first, step; /* namespaces first, first + step, ... */
 	int ret;
 };
 
-/* Owner, nsid and (root) interfaces of every namespace found. */
+/*
+ * Owner (rootless: classification needs it), nsid and (root) interfaces of
+ * this job's share of the namespaces.
+ */
 static void *describe_thread(void *arg)
 {
 	struct describe_job *job = arg;
 	struct st_orphans *s = job->s;
 
-	for (size_t i = 0; i < s->n; i++) {
+	for (size_t i = job->first; i < s->n; i += job->step) {
 		struct st_netns *ns = &s->v[i];
 		_cleanup_close_ int fd = open_netns(ns);
 		struct st_error e = { 0 };
 
 		if (fd < 0)
 			continue; /* gone since: its interfaces and nsid stay unknown */
-		ns->owner_uid = owner_uid(fd);
+		if (s->rootless)
+			ns->owner_uid = owner_uid(fd);
 		if (job->nl)
 			st_nl_nsid_get(job->nl, fd, &ns->nsid, &e);
 		if (!s->rootless && list_interfaces(ns, fd) == -ENOMEM) {
@@ -536,20 +558,39 @@ static void *describe_thread(void *arg)
 }
 
 /*
- * One short-lived thread describes every namespace, entering each in turn:
- * the main thread never leaves our namespace, and no process is forked per
- * namespace (a fork each cost about a millisecond at a thousand).
+ * Short-lived threads describe the namespaces, each entering its share in
+ * turn: the main thread never leaves our namespace, and no process is forked
+ * per namespace (a fork each cost about a millisecond at a thousand). Two
+ * threads, each with its own netlink socket, when there are many namespaces.
  */
 static int describe(struct st_orphans *s, struct st_nl *nl)
 {
-	struct describe_job job = { .s = s, .nl = nl };
-	pthread_t t;
-	int ret = pthread_create(&t, NULL, describe_thread, &job);
+	struct describe_job jobs[DESCRIBE_THREADS];
+	struct st_nl *extra[DESCRIBE_THREADS] = { NULL };
+	pthread_t t[DESCRIBE_THREADS];
+	size_t n = s->n >= 64 ? DESCRIBE_THREADS : 1, started = 0;
+	int ret = 0;
 
-	if (ret != 0)
-		return -ret;
-	pthread_join(t, NULL);
-	return job.ret;
+	for (size_t k = 0; k < n; k++) {
+		struct st_error e = { 0 };
+
+		if (k > 0 && nl && st_nl_open(&extra[k], &e) < 0)
+			extra[k] = NULL; /* this share gets no nsid */
+		jobs[k] = (struct describe_job){ .s = s, .nl = k ? extra[k] : nl, .first = k, .step = n };
+	}
+	for (; started < n; started++) {
+		ret = -pthread_create(&t[started], NULL, describe_thread, &jobs[started]);
+		if (ret < 0)
+			break;
+	}
+	for (size_t k = 0; k < started; k++) {
+		pthread_join(t[k], NULL);
+		if (jobs[k].ret < 0)
+			ret = jobs[k].ret;
+	}
+	for (size_t k = 1; k < n; k++)
+		st_nl_close(extra[k]);
+	return ret;
 }
 
 /* A clone of @dir's mount alone (no submounts): its files as they are under the mounts. */
