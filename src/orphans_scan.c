@@ -97,6 +97,33 @@ static void read_comm(pid_t pid, char *comm, size_t len)
 		snprintf(comm, len, "?");
 }
 
+/*
+ * stat(2) of a /proc/PID/ns/TYPE link, from its text "TYPE:[INO]" alone:
+ * readlink does not follow the link into nsfs (no nsfs inode to find or
+ * make), and every namespace file is on the one nsfs device. Same access
+ * check as stat (ptrace read), same errors. Fills st_dev and st_ino only.
+ */
+static int ns_stat(const struct scan_ctx *c, const char *path, struct stat *st)
+{
+	char link[64];
+	const char *open;
+	unsigned long long ino;
+	char *end;
+	ssize_t n = readlink(path, link, sizeof(link) - 1);
+
+	if (n < 0)
+		return -1;
+	link[n] = '\0';
+	open = strstr(link, ":[");
+	if (!open || (errno = 0, ino = strtoull(open + 2, &end, 10), errno) || *end != ']') {
+		errno = EINVAL;
+		return -1;
+	}
+	st->st_dev = c->nsfs_dev;
+	st->st_ino = ino;
+	return 0;
+}
+
 /* Process @pid lives in the namespace of @path (stat @st): counted, and a way to open it. */
 static int add_lived_in(struct scan_ctx *c, pid_t pid, const char *path, const struct stat *st)
 {
@@ -134,7 +161,7 @@ static int scan_tasks(struct scan_ctx *c, pid_t pid, int *readable, struct stat 
 	}
 	if (st.st_nlink == 3) {
 		snprintf(path, sizeof(path), "/proc/%d/ns/net", pid);
-		if (stat(path, own) < 0) {
+		if (ns_stat(c, path, own) < 0) {
 			own->st_ino = 0;
 			if (denied(errno))
 				*readable = 0;
@@ -154,7 +181,7 @@ static int scan_tasks(struct scan_ctx *c, pid_t pid, int *readable, struct stat 
 		if (e->d_name[0] < '1' || e->d_name[0] > '9')
 			continue;
 		snprintf(path, sizeof(path), "/proc/%d/task/%s/ns/net", pid, e->d_name);
-		if (stat(path, &st) < 0) {
+		if (ns_stat(c, path, &st) < 0) {
 			if (denied(errno))
 				denied_once = 1;
 			continue; /* gone: the thread exited */
@@ -195,7 +222,7 @@ static int scan_mounts(struct scan_ctx *c, pid_t pid)
 	int ret = 0;
 
 	snprintf(path, sizeof(path), "/proc/%d/ns/mnt", pid);
-	if (stat(path, &st) < 0)
+	if (ns_stat(c, path, &st) < 0)
 		return 0; /* gone, or not ours to read */
 	ret = seen_mntns(c, st.st_ino);
 	if (ret != 0)
