@@ -14,15 +14,17 @@
 # the names are invisible to the rest of the host and vanish with the script
 # even if it is killed.
 #
-# Each size: hyperfine (warm-up, then BENCH_ORPHANS_RUNS runs, no shell) of
-# the three commands in one invocation; medians, spread (min..max, stddev)
-# and ratios; peak RSS of each from /usr/bin/time (the worst of 5 runs); time
+# Each size: BENCH_ORPHANS_ROUNDS rounds of hyperfine (warm-up, then
+# BENCH_ORPHANS_RUNS runs, no shell) of the three commands, in rotated order;
+# medians over all runs, spread (min..max, stddev), the ratio of each round
+# and their median, CPU time (user + system) per run; peak RSS of each from /usr/bin/time (the worst of 5 runs); time
 # per (process + namespace). The results go to standard output and, unless
 # BENCH_OUT=-, into BENCHMARKS.md's orphans block (a "BEGIN hand" block that
 # bench/analyze.py keeps as it is).
 #
 # Environment: BENCH_ORPHANS_NS (1000), BENCH_ORPHANS_PROCS (2000),
-# BENCH_ORPHANS_RUNS (20), BENCH_ORPHANS_WARMUP (3), BENCH_OUT.
+# BENCH_ORPHANS_RUNS (20), BENCH_ORPHANS_ROUNDS (3), BENCH_ORPHANS_WARMUP (3),
+# BENCH_OUT.
 set -euo pipefail
 
 if [ $# -ne 1 ]; then
@@ -42,6 +44,7 @@ OUT_MD=${BENCH_OUT:-$ROOT/BENCHMARKS.md}
 NS=${BENCH_ORPHANS_NS:-1000}
 PROCS=${BENCH_ORPHANS_PROCS:-2000}
 RUNS=${BENCH_ORPHANS_RUNS:-20}
+ROUNDS=${BENCH_ORPHANS_ROUNDS:-3}
 WARMUP=${BENCH_ORPHANS_WARMUP:-3}
 export LC_ALL=C
 for tool in hyperfine lsns ip unshare python3; do
@@ -69,16 +72,23 @@ trap 'exit 143' TERM
 
 count_procs() { local n=0 d; for d in /proc/[0-9]*; do n=$((n + 1)); done; echo "$n"; }
 
-# measure LABEL: one hyperfine run of the three commands, RSS, counts; into $TMP/LABEL.*
+# measure LABEL: ROUNDS hyperfine runs of the three commands, the order rotated
+# each round (so that a busy spell of the host does not fall on one command
+# only), RSS, counts; into $TMP/LABEL.*
 measure() {
-	local label=$1 i
+	local label=$1 i r
+	local -a cmds=("sandboxtime" "$BIN orphans -J -o /dev/null" "lsns" "lsns -t net --json" "ip netns list" "ip netns list")
 	"$BIN" orphans -J >"$TMP/$label.scan.json" 2>/dev/null || true
 	count_procs >"$TMP/$label.procs"
-	hyperfine -N -i --style basic --warmup "$WARMUP" --runs "$RUNS" \
-		--export-json "$TMP/$label.hyperfine.json" \
-		-n sandboxtime "$BIN orphans -J -o /dev/null" \
-		-n lsns "lsns -t net --json" \
-		-n "ip netns list" "ip netns list" >"$TMP/$label.hyperfine.txt" 2>&1
+	for r in $(seq "$ROUNDS"); do
+		local -a args=()
+		for i in 0 1 2; do
+			local k=$(((i + r - 1) % 3))
+			args+=(-n "${cmds[$((2 * k))]}" "${cmds[$((2 * k + 1))]}")
+		done
+		hyperfine -N -i --style basic --warmup "$WARMUP" --runs "$RUNS" \
+			--export-json "$TMP/$label.hyperfine.$r.json" "${args[@]}" >>"$TMP/$label.hyperfine.txt" 2>&1
+	done
 	for i in 1 2 3 4 5; do
 		/usr/bin/time -f %M -o "$TMP/$label.rss.st.$i" "$BIN" orphans -J -o /dev/null 2>/dev/null || true
 		/usr/bin/time -f %M -o "$TMP/$label.rss.lsns.$i" lsns -t net --json >/dev/null 2>&1 || true
@@ -111,60 +121,71 @@ done
 echo "bench/orphans.sh: extra size" >&2
 measure extra
 
-python3 - "$TMP" "$NS" "$HALF" "$PROCS" "$RUNS" "$WARMUP" "$OUT_MD" "$BIN" <<'PY'
-import json, os, statistics, subprocess, sys, time
-tmp, ns, half, procs, runs, warmup, out_md, binary = sys.argv[1:]
-ns, half, procs, runs, warmup = int(ns), int(half), int(procs), int(runs), int(warmup)
+python3 - "$TMP" "$NS" "$HALF" "$PROCS" "$RUNS" "$WARMUP" "$OUT_MD" "$BIN" "$ROUNDS" <<'PY'
+import json, os, statistics, sys, time
+tmp, ns, half, procs, runs, warmup, out_md, binary, rounds = sys.argv[1:]
+ns, half, procs, runs, warmup, rounds = int(ns), int(half), int(procs), int(runs), int(warmup), int(rounds)
+NAMES = ("sandboxtime", "lsns", "ip netns list")
 
 def load(label):
-    h = json.load(open(f"{tmp}/{label}.hyperfine.json"))["results"]
-    r = {x["command"]: x for x in h}
+    per_round = []
+    for r in range(1, rounds + 1):
+        h = json.load(open(f"{tmp}/{label}.hyperfine.{r}.json"))["results"]
+        per_round.append({x["command"]: x for x in h})
+    res = {}
+    for n in NAMES:
+        t = [v for pr in per_round for v in pr[n]["times"]]
+        res[n] = {"median": statistics.median(t), "min": min(t), "max": max(t),
+                  "stddev": statistics.stdev(t) if len(t) > 1 else 0.0,
+                  "cpu": statistics.mean(pr[n]["user"] + pr[n]["system"] for pr in per_round),
+                  "rounds": [pr[n]["median"] for pr in per_round]}
     scan = json.load(open(f"{tmp}/{label}.scan.json"))
     rss = lambda who: max(int(open(f"{tmp}/{label}.rss.{who}.{i}").read().split()[-1]) for i in range(1, 6))
-    return {
-        "r": r, "procs": int(open(f"{tmp}/{label}.procs").read()),
-        "ns": scan["summary"]["total"], "orphans": scan["summary"]["orphans"],
-        "rss_st": rss("st"), "rss_lsns": rss("lsns"),
-    }
+    return {"r": res, "procs": int(open(f"{tmp}/{label}.procs").read()),
+            "ns": scan["summary"]["total"], "orphans": scan["summary"]["orphans"],
+            "rss_st": rss("st"), "rss_lsns": rss("lsns")}
 
 def ms(x): return x * 1000
+def cell(x): return "%.2f (%.2f..%.2f, %.2f)" % (ms(x["median"]), ms(x["min"]), ms(x["max"]), ms(x["stddev"]))
+def round_ratios(d, other):
+    return [a / b for a, b in zip(d["r"]["sandboxtime"]["rounds"], d["r"][other]["rounds"])]
 nat, ext = load("natural"), load("extra")
 lines = []
 o = lines.append
 o("<!-- BEGIN hand: orphans scan; written by bench/orphans.sh, bench/analyze.py keeps this block as it is -->")
 o("## 10. orphans: scan time against lsns and ip netns list (%s UTC)" % time.strftime("%Y-%m-%d %H:%M", time.gmtime()))
 o("")
-o("Command: `sudo bash bench/orphans.sh build/sandboxtime` (BENCH_ORPHANS_RUNS=%d, warm-up %d; hyperfine -N, the three" % (runs, warmup))
-o("commands in one invocation per size). Extra state, made and removed by the script in a private mount namespace:")
-o("%d network namespaces (%d held only by a bind mount under a tmpfs /run/netns via `ip -batch` netns add, %d lived" % (ns, half, ns - half))
-o("in by `unshare -n sleep`) and %d processes in all. Commands: `sandboxtime orphans -J -o /dev/null` (every" % procs)
-o("source, every namespace described: owner, nsid, interfaces), `lsns -t net --json` (util-linux 2.38: processes only),")
-o("`ip netns list` (names under /run/netns, plus each one's nsid). Times in ms; spread = min..max (stddev).")
+o("Command: `sudo bash bench/orphans.sh build/sandboxtime`: %d rounds in rotated order of hyperfine -N, warm-up %d," % (rounds, warmup))
+o("%d runs per command and round. Extra state, made and removed by the script in a private mount namespace:" % runs)
+o("%d network namespaces (%d held only by a bind mount under a tmpfs /run/netns, made by `ip -batch` netns add;" % (ns, half))
+o("%d lived in by `unshare -n sleep`) and %d processes in all. Commands: `sandboxtime orphans -J -o /dev/null`" % (ns - half, procs))
+o("(every thread, fd, socket and mount namespace read; every namespace described: nsid, interfaces),")
+o("`lsns -t net --json` (util-linux 2.38: processes only), `ip netns list` (names under /run/netns, and each")
+o("one's nsid). Times in ms over all runs: median (min..max, stddev). The host is shared (other jobs ran on its")
+o("2 CPUs): the spread is mostly theirs; the per-round ratios and the CPU time per run are the steadier figures.")
 o("")
-o("| size | processes | netns (orphans) | sandboxtime median | lsns median | ip netns list median | sandboxtime / lsns | sandboxtime / ip |")
+o("| size | processes | netns (orphans) | sandboxtime | lsns | ip netns list | sandboxtime / lsns (rounds) | sandboxtime / ip |")
 o("|---|---|---|---|---|---|---|---|")
 for label, d in (("natural", nat), ("extra", ext)):
-    st, ls, ip = d["r"]["sandboxtime"], d["r"]["lsns"], d["r"]["ip netns list"]
-    o("| %s | %d | %d (%d) | %.2f (%.2f..%.2f, %.2f) | %.2f (%.2f..%.2f, %.2f) | %.2f (%.2f..%.2f, %.2f) | %.2f | %.2f |" % (
-        label, d["procs"], d["ns"], d["orphans"],
-        ms(st["median"]), ms(st["min"]), ms(st["max"]), ms(st["stddev"] or 0),
-        ms(ls["median"]), ms(ls["min"]), ms(ls["max"]), ms(ls["stddev"] or 0),
-        ms(ip["median"]), ms(ip["min"]), ms(ip["max"]), ms(ip["stddev"] or 0),
-        st["median"] / ls["median"], st["median"] / ip["median"]))
+    rl, ri = round_ratios(d, "lsns"), round_ratios(d, "ip netns list")
+    o("| %s | %d | %d (%d) | %s | %s | %s | %.2f (%s) | %.2f |" % (
+        label, d["procs"], d["ns"], d["orphans"], cell(d["r"]["sandboxtime"]), cell(d["r"]["lsns"]),
+        cell(d["r"]["ip netns list"]), statistics.median(rl), ", ".join("%.2f" % x for x in rl), statistics.median(ri)))
 o("")
-o("| size | sandboxtime peak RSS | lsns peak RSS | sandboxtime µs per (process + netns) | lsns µs per (process + netns) |")
-o("|---|---|---|---|---|")
+o("| size | CPU ms per run: sandboxtime / lsns | peak RSS: sandboxtime / lsns | µs per (process + netns): sandboxtime / lsns |")
+o("|---|---|---|---|")
 for label, d in (("natural", nat), ("extra", ext)):
     units = d["procs"] + d["ns"]
-    o("| %s | %d KiB | %d KiB | %.2f | %.2f |" % (label, d["rss_st"], d["rss_lsns"],
-      d["r"]["sandboxtime"]["median"] * 1e6 / units, d["r"]["lsns"]["median"] * 1e6 / units))
+    o("| %s | %.1f / %.1f | %d / %d KiB | %.1f / %.1f |" % (label, ms(d["r"]["sandboxtime"]["cpu"]), ms(d["r"]["lsns"]["cpu"]),
+      d["rss_st"], d["rss_lsns"], d["r"]["sandboxtime"]["median"] * 1e6 / units, d["r"]["lsns"]["median"] * 1e6 / units))
 o("")
-gs = (ext["r"]["sandboxtime"]["median"] - nat["r"]["sandboxtime"]["median"]) * 1e6 / ((ext["procs"] + ext["ns"]) - (nat["procs"] + nat["ns"]))
-gl = (ext["r"]["lsns"]["median"] - nat["r"]["lsns"]["median"]) * 1e6 / ((ext["procs"] + ext["ns"]) - (nat["procs"] + nat["ns"]))
-o("Marginal cost of one more process or namespace between the two sizes: sandboxtime %.2f µs, lsns %.2f µs." % (gs, gl))
-tgt_fast = all(d["r"]["sandboxtime"]["median"] < d["r"]["lsns"]["median"] for d in (nat, ext))
-o("Targets: faster than lsns at both sizes: **%s**; peak RSS under 16 MiB at %d namespaces: **%s** (%d KiB)." % (
-  "met" if tgt_fast else "missed", ns, "met" if ext["rss_st"] < 16384 else "missed", ext["rss_st"]))
+grow = lambda n: (ext["r"][n]["median"] - nat["r"][n]["median"]) * 1e6 / ((ext["procs"] + ext["ns"]) - (nat["procs"] + nat["ns"]))
+o("Growth: one more process or namespace costs sandboxtime %.1f µs and lsns %.1f µs between the two sizes" % (grow("sandboxtime"), grow("lsns")))
+o("(linear: one pass over /proc, each mount namespace's mountinfo read once, each namespace described once).")
+ratios = [statistics.median(round_ratios(d, "lsns")) for d in (nat, ext)]
+o("Targets: faster than lsns at both sizes (median of the round ratios below 1): **%s** (%.2f, %.2f);" % (
+  "met" if all(r < 1 for r in ratios) else "missed", ratios[0], ratios[1]))
+o("peak RSS under 16 MiB at %d namespaces: **%s** (%d KiB)." % (ns, "met" if ext["rss_st"] < 16384 else "missed", ext["rss_st"]))
 o("")
 o("<!-- END hand -->")
 block = "\n".join(lines)

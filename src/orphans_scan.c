@@ -690,19 +690,95 @@ static double mount_file_age(struct age_ctx *a, const char *path)
 	return age > 0 ? age : 0; /* a clock set back */
 }
 
+/* The age of one nsfs net mount of our mount namespace: (inode, path) -> seconds, < 0 unknown. */
+struct mount_age {
+	uint64_t ino;
+	char *path;
+	double age;
+};
+
+/*
+ * The ages are read in a thread of their own while the main thread walks
+ * /proc: closing a clone made by open_tree(2) dissolves it, and that waits
+ * for an RCU grace period (2 ms on a quiet host, much more on a busy one).
+ */
+struct age_job {
+	pthread_t thread;
+	int started;
+	struct mount_age *v;
+	size_t n;
+	int enomem;
+};
+
+static void *age_thread(void *arg)
+{
+	struct age_job *job = arg;
+	struct age_ctx a = { 0 };
+	struct timespec now;
+	char *line = NULL;
+	size_t cap = 0;
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+
+	if (!f)
+		return NULL;
+	clock_gettime(CLOCK_REALTIME, &now);
+	a.now = (double)now.tv_sec + (double)now.tv_nsec / 1e9;
+	while (getline(&line, &cap, f) > 0 && !job->enomem) {
+		struct st_mountinfo m;
+		unsigned long long ino;
+		struct mount_age *v;
+
+		if (!strstr(line, " nsfs ") || st_mountinfo_parse(line, &m) < 0 ||
+		    strcmp(m.fstype, "nsfs") != 0 || st_nsfs_root_inode(m.root, "net", &ino) < 0)
+			continue;
+		v = realloc(job->v, (job->n + 1) * sizeof(*v));
+		if (!v || !(v[job->n].path = strdup(m.mountpoint))) {
+			if (v)
+				job->v = v;
+			job->enomem = 1;
+			break;
+		}
+		job->v = v;
+		v[job->n].ino = ino;
+		v[job->n].age = mount_file_age(&a, m.mountpoint);
+		job->n++;
+	}
+	free(line);
+	fclose(f);
+	age_ctx_free(&a);
+	return NULL;
+}
+
+static void age_job_start(struct age_job *job)
+{
+	job->started = pthread_create(&job->thread, NULL, age_thread, job) == 0;
+}
+
+static void age_job_free(struct age_job *job)
+{
+	if (job->started)
+		pthread_join(job->thread, NULL);
+	job->started = 0;
+	for (size_t i = 0; i < job->n; i++)
+		free(job->v[i].path);
+	free(job->v);
+	job->v = NULL;
+	job->n = 0;
+}
+
 /*
  * Root: the age of each namespace that no process lives in and that a mount
  * in our own mount namespace holds, from the youngest such mount's file;
- * unknown when one of them cannot be read. Mounts of other mount namespaces
- * are out of open_tree(2)'s reach and do not count.
+ * unknown when one of them cannot be read (or came after the ages were
+ * read). Mounts of other mount namespaces are out of open_tree(2)'s reach
+ * and do not count.
  */
-static void mount_ages(struct st_orphans *s)
+static void mount_ages(struct st_orphans *s, struct age_job *job)
 {
-	struct age_ctx a = { 0 };
-	struct timespec now;
-
-	clock_gettime(CLOCK_REALTIME, &now);
-	a.now = (double)now.tv_sec + (double)now.tv_nsec / 1e9;
+	if (!job->started)
+		return;
+	pthread_join(job->thread, NULL);
+	job->started = 0;
 	for (size_t i = 0; i < s->n; i++) {
 		struct st_netns *ns = &s->v[i];
 		double age = -1;
@@ -711,11 +787,13 @@ static void mount_ages(struct st_orphans *s)
 			continue;
 		for (size_t h = 0; h < ns->nholders; h++) {
 			const struct st_holder *m = &ns->holders[h];
-			double one;
+			double one = -1;
 
 			if (m->kind != ST_HOLDER_MOUNT || m->mntns != s->self_mntns || !m->path)
 				continue;
-			one = mount_file_age(&a, m->path);
+			for (size_t k = 0; k < job->n; k++)
+				if (job->v[k].ino == ns->ino && strcmp(job->v[k].path, m->path) == 0)
+					one = job->v[k].age;
 			if (one < 0) {
 				age = -1;
 				break;
@@ -725,7 +803,6 @@ static void mount_ages(struct st_orphans *s)
 		}
 		ns->age_s = age;
 	}
-	age_ctx_free(&a);
 }
 
 /*
@@ -767,6 +844,7 @@ int st_orphans_scan(struct st_orphans *s, struct st_error *err)
 {
 	_cleanup_(st_nl_closep) struct st_nl *nl = NULL;
 	_cleanup_(closedirp) DIR *proc = NULL;
+	_cleanup_(age_job_free) struct age_job ages = { 0 };
 	struct scan_ctx c = { .s = s };
 	struct dirent *e;
 	struct stat st;
@@ -781,6 +859,8 @@ int st_orphans_scan(struct st_orphans *s, struct st_error *err)
 		c.self_mntns = st.st_ino;
 	s->self_mntns = c.self_mntns;
 	s->listns_errno = listns_errno();
+	if (!s->rootless && !s->sources_only)
+		age_job_start(&ages);
 	proc = opendir("/proc");
 	if (!proc)
 		return st_error_set(err, errno, "orphans: /proc");
@@ -805,7 +885,7 @@ int st_orphans_scan(struct st_orphans *s, struct st_error *err)
 		return 0;
 	}
 	if (!s->rootless)
-		mount_ages(s);
+		mount_ages(s, &ages);
 	if (st_nl_open(&nl, err) < 0)
 		nl = NULL; /* no nsid, no leftovers: the namespaces are still worth reporting */
 	ret = describe(s, nl);
