@@ -70,7 +70,7 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-count_procs() { local n=0 d; for d in /proc/[0-9]*; do n=$((n + 1)); done; echo "$n"; }
+count_procs() { local d=(/proc/[0-9]*); echo "${#d[@]}"; }
 
 # measure LABEL: ROUNDS hyperfine runs of the three commands, the order rotated
 # each round (so that a busy spell of the host does not fall on one command

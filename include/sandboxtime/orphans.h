@@ -114,7 +114,7 @@ void st_holder_text(const struct st_holder *h, char *buf, size_t len);
 
 /*
  * Scans this host (as far as the caller may see): every source once, then
- * interfaces (root: from a short-lived child inside each namespace), nsid
+ * interfaces (root: from short-lived threads that enter each namespace), nsid
  * and the stv/stbr leftovers of sandboxtime in our own namespace. Then
  * classifies.
  */

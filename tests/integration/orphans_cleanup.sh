@@ -209,7 +209,7 @@ t_bad_path() {
 }
 
 if is_root; then
-	INO_A= INO_B= INO_C= INO_D= INO_E= INO_G= HOLDER_B= PID_C= MNT_PID=
+	INO_A='' INO_B='' INO_C='' INO_D='' INO_E='' INO_G='' HOLDER_B='' PID_C='' MNT_PID=''
 	build_scenario; BUILT=$?
 	ok "the scenario is built" expect_eq "$BUILT" 0
 	ok "--dry-run: would remove the two bind-mount-only ones, changes nothing, exit 1" t_dry_run
