@@ -95,6 +95,7 @@ measure() {
 	done
 }
 
+cut -d' ' -f1-3 /proc/loadavg >"$TMP/load.start"
 echo "bench/orphans.sh: natural size" >&2
 measure natural
 
@@ -120,6 +121,7 @@ for i in $(seq 300); do
 done
 echo "bench/orphans.sh: extra size" >&2
 measure extra
+cut -d' ' -f1-3 /proc/loadavg >"$TMP/load.end"
 
 python3 - "$TMP" "$NS" "$HALF" "$PROCS" "$RUNS" "$WARMUP" "$OUT_MD" "$BIN" "$ROUNDS" <<'PY'
 import json, os, statistics, sys, time
@@ -161,8 +163,9 @@ o("%d network namespaces (%d held only by a bind mount under a tmpfs /run/netns,
 o("%d lived in by `unshare -n sleep`) and %d processes in all. Commands: `sandboxtime orphans -J -o /dev/null`" % (ns - half, procs))
 o("(every thread, fd, socket and mount namespace read; every namespace described: nsid, interfaces),")
 o("`lsns -t net --json` (util-linux 2.38: processes only), `ip netns list` (names under /run/netns, and each")
-o("one's nsid). Times in ms over all runs: median (min..max, stddev). The host is shared (other jobs ran on its")
-o("2 CPUs): the spread is mostly theirs; the per-round ratios and the CPU time per run are the steadier figures.")
+o("one's nsid). Times in ms over all runs: median (min..max, stddev). Load average (1, 5, 15 min) %s at the start," % open(f"{tmp}/load.start").read().strip())
+o("%s at the end on %d CPUs: on a shared host the spread is mostly other jobs'; the per-round ratios and the CPU" % (open(f"{tmp}/load.end").read().strip(), os.cpu_count()))
+o("time per run are the steadier figures.")
 o("")
 o("| size | processes | netns (orphans) | sandboxtime | lsns | ip netns list | sandboxtime / lsns (rounds) | sandboxtime / ip |")
 o("|---|---|---|---|---|---|---|---|")
