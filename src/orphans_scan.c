@@ -54,6 +54,74 @@ struct sock_seen {
 	uint64_t dev, ino; /* its netns; ino 0: unknown */
 };
 
+/* A set of strings, open addressing (the mount points of a thousand namespaces). */
+struct path_set {
+	char **v;
+	size_t cap, n; /* cap: 0 or a power of two */
+};
+
+static uint64_t hash_str(const char *p)
+{
+	uint64_t h = 1469598103934665603ull; /* FNV-1a */
+
+	for (; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ull;
+	return h;
+}
+
+static int path_set_has(const struct path_set *ps, const char *path)
+{
+	if (!ps->cap)
+		return 0;
+	for (size_t i = hash_str(path) & (ps->cap - 1); ps->v[i]; i = (i + 1) & (ps->cap - 1))
+		if (strcmp(ps->v[i], path) == 0)
+			return 1;
+	return 0;
+}
+
+static void path_set_put(struct path_set *ps, char *owned)
+{
+	size_t i = hash_str(owned) & (ps->cap - 1);
+
+	while (ps->v[i])
+		i = (i + 1) & (ps->cap - 1);
+	ps->v[i] = owned;
+	ps->n++;
+}
+
+static int path_set_add(struct path_set *ps, const char *path)
+{
+	char *copy;
+
+	if (path_set_has(ps, path))
+		return 0;
+	if ((ps->n + 1) * 2 > ps->cap) {
+		struct path_set bigger = { .cap = ps->cap ? ps->cap * 2 : 64 };
+
+		bigger.v = calloc(bigger.cap, sizeof(char *));
+		if (!bigger.v)
+			return -ENOMEM;
+		for (size_t i = 0; i < ps->cap; i++)
+			if (ps->v[i])
+				path_set_put(&bigger, ps->v[i]);
+		free(ps->v);
+		*ps = bigger;
+	}
+	copy = strdup(path);
+	if (!copy)
+		return -ENOMEM;
+	path_set_put(ps, copy);
+	return 0;
+}
+
+static void path_set_free(struct path_set *ps)
+{
+	for (size_t i = 0; i < ps->cap; i++)
+		free(ps->v[i]);
+	free(ps->v);
+	memset(ps, 0, sizeof(*ps));
+}
+
 struct scan_ctx {
 	struct st_orphans *s;
 	uint64_t nsfs_dev;
@@ -62,6 +130,7 @@ struct scan_ctx {
 	size_t nmntns;
 	struct sock_seen *socks;
 	size_t nsocks;
+	struct path_set mount_paths; /* every nsfs net mount point seen, as mountinfo shows it */
 };
 
 static inline void closedirp(DIR **d)
@@ -244,7 +313,8 @@ static int scan_mounts(struct scan_ctx *c, pid_t pid)
 		dev = makedev(m.major, m.minor);
 		h.path = m.mountpoint;
 		h.mntns = st.st_ino;
-		if (st_orphans_add_holder(c->s, dev, ino, &h) < 0) {
+		if (st_orphans_add_holder(c->s, dev, ino, &h) < 0 ||
+		    path_set_add(&c->mount_paths, m.mountpoint) < 0) {
 			ret = -ENOMEM;
 			break;
 		}
@@ -342,12 +412,13 @@ static int scan_socket(struct scan_ctx *c, pid_t pid, int fd, unsigned long long
 /*
  * Whether fd @name of @pid, whose link is a path, is a network namespace's
  * nsfs file opened through a bind mount (`exec 7</run/netns/x`): its link
- * shows the mount's path, not net:[...]. statx with AT_STATX_DONT_SYNC, so
- * that a file on a dead network file system costs no round trip; only nsfs
- * files are then opened, to ask their type. Paths under /dev/ (/dev/null,
- * ttys: most fds there are) are not asked: a namespace bind-mounted there is
- * still seen by its mount, and --cleanup's plain umount fails with EBUSY
- * while a file opened through that mount is open.
+ * shows the mount's path, not net:[...]. Only links that are an nsfs mount
+ * point seen in some mountinfo, or "/" (what a file of a mount detached
+ * since, umount -l or ip netns del, shows), are asked; statx with
+ * AT_STATX_DONT_SYNC, so that no network file system is asked anything, and
+ * only nsfs files are then opened, to ask their type. A file opened through
+ * a mount the scan has not read yet is missed; --cleanup's plain umount of
+ * that mount fails with EBUSY while the file is open.
  */
 static int nsfs_path_fd(const struct scan_ctx *c, DIR *d, const char *name, pid_t pid, int fd)
 {
@@ -367,7 +438,7 @@ static int scan_fds(struct scan_ctx *c, pid_t pid, const struct stat *own)
 {
 	_cleanup_(closedirp) DIR *d = NULL;
 	_cleanup_close_ int pidfd = -1;
-	char path[96], link[64], comm[16] = "";
+	char path[96], link[PATH_MAX], comm[16] = "";
 	struct stat st;
 	struct dirent *e;
 	int has_own = own->st_ino != 0;
@@ -389,7 +460,8 @@ static int scan_fds(struct scan_ctx *c, pid_t pid, const struct stat *own)
 		link[n] = '\0';
 		fd = atoi(e->d_name);
 		if (strncmp(link, "net:[", 5) == 0 ||
-		    (link[0] == '/' && strncmp(link, "/dev/", 5) != 0 && nsfs_path_fd(c, d, e->d_name, pid, fd))) {
+		    ((strcmp(link, "/") == 0 || path_set_has(&c->mount_paths, link)) &&
+		     nsfs_path_fd(c, d, e->d_name, pid, fd))) {
 			struct st_holder h = { .kind = ST_HOLDER_FD, .pid = pid, .fd = fd };
 
 			if (fstatat(dirfd(d), e->d_name, &st, 0) < 0 || st.st_dev != c->nsfs_dev)
@@ -860,9 +932,19 @@ int st_orphans_scan(struct st_orphans *s, struct st_error *err)
 	s->listns_errno = listns_errno();
 	if (!s->rootless && !s->sources_only)
 		age_job_start(&ages);
+	/* Our own mount points first: fds opened through them are recognized wherever they are. */
+	ret = scan_mounts(&c, getpid());
+	if (ret < 0) {
+		free(c.mntns);
+		path_set_free(&c.mount_paths);
+		return st_error_set(err, -ret, "orphans: /proc/self/mountinfo");
+	}
 	proc = opendir("/proc");
-	if (!proc)
+	if (!proc) {
+		free(c.mntns);
+		path_set_free(&c.mount_paths);
 		return st_error_set(err, errno, "orphans: /proc");
+	}
 	while ((e = readdir(proc))) {
 		char *end;
 		long pid = strtol(e->d_name, &end, 10);
@@ -876,6 +958,7 @@ int st_orphans_scan(struct st_orphans *s, struct st_error *err)
 	}
 	free(c.mntns);
 	free(c.socks);
+	path_set_free(&c.mount_paths);
 	if (ret < 0)
 		return st_error_set(err, -ret, "orphans: scanning /proc");
 	if (s->sources_only) {

@@ -7,6 +7,8 @@
 #   b  bind-mounted under that path AND held by an fd of a process: untouched;
 #   c  bind-mounted under that path AND lived in by a process: untouched;
 #   e  held only by a bind mount outside every cleanup path: untouched;
+#   f  held only by an fd opened through a bind mount since detached
+#      (umount -l; its link reads "/"): found, and untouched;
 #   g  held only by a bind mount in another (private) mount namespace:
 #      untouched, the reason names that mount namespace.
 # --dry-run and a --min-age above their age change nothing; as nobody,
@@ -91,6 +93,12 @@ build_scenario() {
 	kill -KILL "$U"; wait "$U" 2>/dev/null
 	new_netns || return 1; INO_C=$U_INO; PID_C=$U
 	bind "$U" "$CP/c" || return 1
+	new_netns || return 1; INO_F=$U_INO
+	bind "$U" "$CP/f" || return 1
+	bash -c "exec 7<'$CP/f'; : >'$W/f.ready'; exec sleep 60" & HOLDER_F=$!; PIDS+=("$HOLDER_F")
+	wait_file "$W/f.ready" || return 1
+	umount -l "$CP/f" || return 1
+	kill -KILL "$U"; wait "$U" 2>/dev/null
 	new_netns || return 1; INO_E=$U_INO
 	bind "$U" "$W/e/ns" || return 1
 	kill -KILL "$U"; wait "$U" 2>/dev/null
@@ -175,6 +183,8 @@ t_fd_and_process_untouched() {
 	expect_eq "$(q "$W/after.json" 'ns('"$INO_B"')["state"], holders('"$INO_B"'), ns('"$INO_C"')["state"], holders('"$INO_C"')')" \
 		"('orphan', ['$CP/b', 'fd:$HOLDER_B/7'], 'active', ['$CP/c'])" || return 1
 	expect_eq "$(q "$W/clean.json" 'act('"$INO_B"')["action"], act('"$INO_B"')["reason"].startswith("held by fd:"), act('"$INO_C"')')" "('skipped', True, None)" || return 1
+	expect_eq "$(q "$W/after.json" 'ns('"$INO_F"')["state"], holders('"$INO_F"')')" "('orphan', ['fd:$HOLDER_F/7'])" || return 1
+	kill -0 "$HOLDER_F" || return 1
 	mountpoint -q "$CP/b" && mountpoint -q "$CP/c" && kill -0 "$HOLDER_B" && kill -0 "$PID_C"
 }
 
@@ -209,13 +219,13 @@ t_bad_path() {
 }
 
 if is_root; then
-	INO_A='' INO_B='' INO_C='' INO_D='' INO_E='' INO_G='' HOLDER_B='' PID_C='' MNT_PID=''
+	INO_A='' INO_B='' INO_C='' INO_D='' INO_E='' INO_F='' INO_G='' HOLDER_B='' HOLDER_F='' PID_C='' MNT_PID=''
 	build_scenario; BUILT=$?
 	ok "the scenario is built" expect_eq "$BUILT" 0
 	ok "--dry-run: would remove the two bind-mount-only ones, changes nothing, exit 1" t_dry_run
 	ok "--min-age above their age: everything kept, the reason says so" t_min_age
 	ok "--cleanup: the bind-mount-only ones are gone (names, files, inodes); exit 1 while others are left" t_cleanup
-	ok "fd-held and process-held namespaces are untouched" t_fd_and_process_untouched
+	ok "fd-held (also through a detached mount) and process-held namespaces are untouched" t_fd_and_process_untouched
 	ok "outside the cleanup paths, or in another mount namespace: skipped with the reason" t_outside_and_other_mntns
 	ok "table: a line per orphan and a summary" t_table
 	ok "--cleanup-path that does not exist: one line, 125" t_bad_path
