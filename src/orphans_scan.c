@@ -545,9 +545,8 @@ struct names {
 	int enomem;
 };
 
-static void add_name(const char *name, int index, const char *kind, void *data)
+static void add_name(struct names *l, const char *name)
 {
-	struct names *l = data;
 	char **v;
 
 	if (l->enomem)
@@ -598,7 +597,7 @@ static int list_interfaces(struct st_netns *ns, int nsfd)
 			*nl = '\0';
 			if (line++ >= 2 && colon) {
 				*colon = '\0';
-				add_name(p + strspn(p, " \t"), 0, NULL, &l);
+				add_name(&l, p + strspn(p, " \t"));
 			}
 			p = nl + 1;
 		}
