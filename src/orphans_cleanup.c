@@ -234,6 +234,14 @@ static int remove_file(struct st_cleanup_action *a, int dfd, const char *base, c
 	return add_step(a, why ? ST_CLEANUP_KEEP : ST_CLEANUP_UNLINK, path, why);
 }
 
+static int unmounted_before(const struct st_cleanup_action *a)
+{
+	for (size_t k = 0; k < a->nsteps; k++)
+		if (a->steps[k].op == ST_CLEANUP_UMOUNT)
+			return 1;
+	return 0;
+}
+
 /* Unmounts one mount holder of @ns at @path, checked to still be @ns; unlinks when @last. */
 static int remove_mount(struct st_cleanup_action *a, const struct st_netns *ns, const char *path,
 			int last)
@@ -250,6 +258,16 @@ static int remove_mount(struct st_cleanup_action *a, const struct st_netns *ns, 
 	}
 	if (fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) < 0 || st.st_dev != ns->dev ||
 	    st.st_ino != ns->ino) {
+		/*
+		 * An earlier umount of this namespace may have taken this mount
+		 * with it: mount propagation between peers (/var/run/netns bound
+		 * on /run/netns, a shared /run/netns).
+		 */
+		if (unmounted_before(a)) {
+			if (add_step(a, ST_CLEANUP_UMOUNT, path, "gone with an earlier umount (mount propagation)") < 0)
+				return -ENOMEM;
+			return last ? remove_file(a, dfd, base, path) : 0;
+		}
 		snprintf(a->reason, sizeof(a->reason), "%s no longer names this namespace", path);
 		return -1;
 	}

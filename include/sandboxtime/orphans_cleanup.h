@@ -37,7 +37,7 @@ extern const char *const st_cleanup_op_names[];
 struct st_cleanup_step {
 	enum st_cleanup_op op;
 	char *path;
-	char *why; /* KEEP only; NULL otherwise */
+	char *why; /* KEEP: why the file stays; otherwise a remark, or NULL */
 };
 
 struct st_cleanup_action {

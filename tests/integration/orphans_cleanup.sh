@@ -9,6 +9,8 @@
 #   e  held only by a bind mount outside every cleanup path: untouched;
 #   f  held only by an fd opened through a bind mount since detached
 #      (umount -l; its link reads "/"): found, and untouched;
+#   h  bind-mounted in a shared directory and so also in its peer (two
+#      mounts, one umount takes both): removed;
 #   g  held only by a bind mount in another (private) mount namespace:
 #      untouched, the reason names that mount namespace.
 # --dry-run and a --min-age above their age change nothing; as nobody,
@@ -27,7 +29,7 @@ fi
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/../lib.sh" "$1"
 
-plan 9
+plan 10
 
 W=$(mktemp -d "$ST_TMP/cleanup.XXXXXX")
 chmod 755 "$W"
@@ -42,7 +44,7 @@ cleanup_scenario() {
 		wait "$p" 2>/dev/null
 	done
 	PIDS=()
-	for m in "$CP/b" "$CP/c" "$CP/d" "$W/e/ns"; do
+	for m in "$CP/b" "$CP/c" "$CP/d" "$W/e/ns" "$CP/t2/n" "$CP/t/n" "$CP/t2" "$CP/t"; do
 		mountpoint -q "$m" 2>/dev/null && umount "$m"
 	done
 	[ -e "/run/netns/$NAME_A" ] && ip netns del "$NAME_A" 2>/dev/null
@@ -99,6 +101,12 @@ build_scenario() {
 	wait_file "$W/f.ready" || return 1
 	umount -l "$CP/f" || return 1
 	kill -KILL "$U"; wait "$U" 2>/dev/null
+	# h: a shared tmpfs and its peer; the mount on t/n propagates to t2/n.
+	mkdir -p "$CP/t" "$CP/t2" && mount -t tmpfs -o size=64k st-cleanup "$CP/t" &&
+		mount --make-shared "$CP/t" && mount --bind "$CP/t" "$CP/t2" || return 1
+	new_netns || return 1; INO_H=$U_INO
+	bind "$U" "$CP/t/n" || return 1
+	kill -KILL "$U"; wait "$U" 2>/dev/null
 	new_netns || return 1; INO_E=$U_INO
 	bind "$U" "$W/e/ns" || return 1
 	kill -KILL "$U"; wait "$U" 2>/dev/null
@@ -143,7 +151,7 @@ state() {
 
 # Only the suite's own inodes may be acted on: every removed or would-remove action is one of them.
 only_ours() {
-	q "$1" '[a["inode"] for a in doc["cleanup"]["actions"] if a["action"] in ("removed", "would remove", "failed") and a["inode"] not in ('"$INO_A,$INO_D"')]'
+	q "$1" '[a["inode"] for a in doc["cleanup"]["actions"] if a["action"] in ("removed", "would remove", "failed") and a["inode"] not in ('"$INO_A,$INO_D,$INO_H"')]'
 }
 
 t_dry_run() {
@@ -176,7 +184,7 @@ t_cleanup() {
 	[ ! -e "/run/netns/$NAME_A" ] || { echo "/run/netns/$NAME_A is still there"; return 1; }
 	[ ! -e "$CP/d" ] || { echo "$CP/d is still there"; return 1; }
 	run "$W/after.json"
-	expect_eq "$(q "$W/after.json" 'ns('"$INO_A"'), ns('"$INO_D"')')" "(None, None)"
+	expect_eq "$(q "$W/after.json" 'ns('"$INO_A"'), ns('"$INO_D"'), ns('"$INO_H"')')" "(None, None, None)"
 }
 
 t_fd_and_process_untouched() {
@@ -186,6 +194,12 @@ t_fd_and_process_untouched() {
 	expect_eq "$(q "$W/after.json" 'ns('"$INO_F"')["state"], holders('"$INO_F"')')" "('orphan', ['fd:$HOLDER_F/7'])" || return 1
 	kill -0 "$HOLDER_F" || return 1
 	mountpoint -q "$CP/b" && mountpoint -q "$CP/c" && kill -0 "$HOLDER_B" && kill -0 "$PID_C"
+}
+
+t_propagated() {
+	expect_eq "$(q "$W/clean.json" 'act('"$INO_H"')["action"], [(s["op"], s["path"], s["why"]) for s in act('"$INO_H"')["steps"]]')" \
+		"('removed', [('umount', '$CP/t/n', None), ('unlink', '$CP/t/n', None), ('umount', '$CP/t2/n', 'gone with an earlier umount (mount propagation)')])" || return 1
+	! mountpoint -q "$CP/t2/n" && [ ! -e "$CP/t2/n" ]
 }
 
 t_outside_and_other_mntns() {
@@ -219,18 +233,19 @@ t_bad_path() {
 }
 
 if is_root; then
-	INO_A='' INO_B='' INO_C='' INO_D='' INO_E='' INO_F='' INO_G='' HOLDER_B='' HOLDER_F='' PID_C='' MNT_PID=''
+	INO_A='' INO_B='' INO_C='' INO_D='' INO_E='' INO_F='' INO_G='' INO_H='' HOLDER_B='' HOLDER_F='' PID_C='' MNT_PID=''
 	build_scenario; BUILT=$?
 	ok "the scenario is built" expect_eq "$BUILT" 0
 	ok "--dry-run: would remove the two bind-mount-only ones, changes nothing, exit 1" t_dry_run
 	ok "--min-age above their age: everything kept, the reason says so" t_min_age
 	ok "--cleanup: the bind-mount-only ones are gone (names, files, inodes); exit 1 while others are left" t_cleanup
 	ok "fd-held (also through a detached mount) and process-held namespaces are untouched" t_fd_and_process_untouched
+	ok "two peer mounts of one namespace: one umount takes both, removed" t_propagated
 	ok "outside the cleanup paths, or in another mount namespace: skipped with the reason" t_outside_and_other_mntns
 	ok "table: a line per orphan and a summary" t_table
 	ok "--cleanup-path that does not exist: one line, 125" t_bad_path
 else
-	for i in $(seq 8); do skip "orphans --cleanup scenario $i" "needs root to build namespaces and mounts"; done
+	for i in $(seq 9); do skip "orphans --cleanup scenario $i" "needs root to build namespaces and mounts"; done
 fi
 if is_root && can_run nobody; then
 	ok "as nobody: --cleanup is refused, 125" t_nobody_refused
