@@ -227,7 +227,10 @@ int st_cmd_orphans(const struct st_opts *o, int *exit_code, struct st_error *err
 	if (o->cleanup) {
 		/* Without root the scan cannot see every process that may live in a namespace. */
 		if (st_host_is_rootless())
-			return st_error_set(err, EPERM, "orphans --cleanup needs root: it unmounts, and only root sees every process that may live in a namespace (without --cleanup, orphans lists them)");
+			return st_error_set(err, EPERM,
+					    "orphans --cleanup needs root: it unmounts, and only "
+					    "root sees every process that may live in a namespace "
+					    "(without --cleanup, orphans lists them)");
 		ret = st_cleanup_roots(&cleanup, o->cleanup_paths, o->ncleanup_paths, err);
 		if (ret < 0)
 			return ret;

@@ -32,10 +32,8 @@
 #endif
 
 const char *const st_cleanup_result_names[] = {
-	[ST_CLEANUP_REMOVED] = "removed",
-	[ST_CLEANUP_WOULD_REMOVE] = "would remove",
-	[ST_CLEANUP_SKIPPED] = "skipped",
-	[ST_CLEANUP_FAILED] = "failed",
+	[ST_CLEANUP_REMOVED] = "removed", [ST_CLEANUP_WOULD_REMOVE] = "would remove",
+	[ST_CLEANUP_SKIPPED] = "skipped", [ST_CLEANUP_FAILED] = "failed",
 	[ST_CLEANUP_GONE] = "gone",
 };
 
@@ -75,10 +73,12 @@ int st_cleanup_roots(struct st_cleanup *c, const char *const *extra, size_t next
 			return st_error_set(err, ENOMEM, "orphans --cleanup");
 	for (size_t i = 0; i < nextra; i++) {
 		if (!realpath(extra[i], real) || stat(real, &st) < 0)
-			return st_error_usage(err, "--cleanup-path: %s: %s (give an existing directory)",
+			return st_error_usage(err,
+					      "--cleanup-path: %s: %s (give an existing directory)",
 					      extra[i], strerror(errno));
 		if (!S_ISDIR(st.st_mode))
-			return st_error_usage(err, "--cleanup-path: %s is not a directory", extra[i]);
+			return st_error_usage(err, "--cleanup-path: %s is not a directory",
+					      extra[i]);
 		if (add_root(c, real) < 0)
 			return st_error_set(err, ENOMEM, "orphans --cleanup");
 	}
@@ -122,12 +122,15 @@ int st_cleanup_eligible(const struct st_netns *ns, uint64_t self_mntns, unsigned
 			return 0;
 		}
 		if (h->mntns != self_mntns) {
-			snprintf(why, len, "also mounted in mount namespace %llu at %s: not entered (its owner, or nsenter --mount, may unmount it there)",
+			snprintf(why, len,
+				 "also mounted in mount namespace %llu at %s: not entered (its "
+				 "owner, or nsenter --mount, may unmount it there)",
 				 (unsigned long long)h->mntns, h->path ? h->path : "?");
 			return 0;
 		}
 		if (!h->path || !under_roots(h->path, roots, nroots)) {
-			snprintf(why, len, "mounted at %s, outside /run/netns and every --cleanup-path",
+			snprintf(why, len,
+				 "mounted at %s, outside /run/netns and every --cleanup-path",
 				 h->path ? h->path : "?");
 			return 0;
 		}
@@ -138,7 +141,8 @@ int st_cleanup_eligible(const struct st_netns *ns, uint64_t self_mntns, unsigned
 		return 0;
 	}
 	if (ns->age_s < 0) {
-		snprintf(why, len, "age unknown (the mount point file's ctime could not be read): kept");
+		snprintf(why, len,
+			 "age unknown (the mount point file's ctime could not be read): kept");
 		return 0;
 	}
 	if (ns->age_s < (double)min_age_s) {
@@ -215,7 +219,8 @@ static int open_parent(const char *path, const char **base)
 	return take_fd(&fd);
 }
 
-/* The mount point file, now bare: unlinked when it is an empty regular file, else kept (a step says why). */
+/* The mount point file, now bare: unlinked when it is an empty regular file, else kept (a step says
+ * why). */
 static int remove_file(struct st_cleanup_action *a, int dfd, const char *base, const char *path)
 {
 	struct statx stx;
@@ -253,7 +258,8 @@ static int remove_mount(struct st_cleanup_action *a, const struct st_netns *ns, 
 
 	dfd = open_parent(path, &base);
 	if (dfd < 0) {
-		snprintf(a->reason, sizeof(a->reason), "%s: its directory: %s", path, strerror(-dfd));
+		snprintf(a->reason, sizeof(a->reason), "%s: its directory: %s", path,
+			 strerror(-dfd));
 		return -1;
 	}
 	if (fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) < 0 || st.st_dev != ns->dev ||
@@ -264,7 +270,8 @@ static int remove_mount(struct st_cleanup_action *a, const struct st_netns *ns, 
 		 * on /run/netns, a shared /run/netns).
 		 */
 		if (unmounted_before(a)) {
-			if (add_step(a, ST_CLEANUP_UMOUNT, path, "gone with an earlier umount (mount propagation)") < 0)
+			if (add_step(a, ST_CLEANUP_UMOUNT, path,
+				     "gone with an earlier umount (mount propagation)") < 0)
 				return -ENOMEM;
 			return last ? remove_file(a, dfd, base, path) : 0;
 		}
@@ -287,8 +294,8 @@ static int plan(struct st_cleanup_action *a, const struct st_netns *ns)
 	for (size_t k = 0; k < ns->nholders; k++) {
 		if (add_step(a, ST_CLEANUP_UMOUNT, ns->holders[k].path, NULL) < 0)
 			return -ENOMEM;
-		if (last_at_path(ns, k) &&
-		    add_step(a, ST_CLEANUP_UNLINK, ns->holders[k].path, "if an empty regular file") < 0)
+		if (last_at_path(ns, k) && add_step(a, ST_CLEANUP_UNLINK, ns->holders[k].path,
+						    "if an empty regular file") < 0)
 			return -ENOMEM;
 	}
 	a->result = ST_CLEANUP_WOULD_REMOVE;
@@ -335,7 +342,8 @@ static const struct st_netns *find(const struct st_orphans *s, uint64_t dev, uin
  * came since the report's scan (a process that entered, an fd, a new mount).
  * The age stays the first scan's: the files' ctimes have not moved.
  */
-static int recheck_and_act(struct st_cleanup *c, const struct st_orphans *scan, struct st_error *err)
+static int recheck_and_act(struct st_cleanup *c, const struct st_orphans *scan,
+			   struct st_error *err)
 {
 	struct st_orphans fresh __attribute__((cleanup(st_orphans_free))) = { .sources_only = 1 };
 	int ret = st_orphans_scan(&fresh, err);
@@ -354,13 +362,14 @@ static int recheck_and_act(struct st_cleanup *c, const struct st_orphans *scan, 
 		now = find(&fresh, a->dev, a->ino);
 		if (!now) {
 			a->result = ST_CLEANUP_GONE;
-			snprintf(a->reason, sizeof(a->reason), "no longer exists (removed since the scan)");
+			snprintf(a->reason, sizeof(a->reason),
+				 "no longer exists (removed since the scan)");
 			continue;
 		}
 		copy = *now;
 		copy.age_s = find(scan, a->dev, a->ino)->age_s;
-		if (!st_cleanup_eligible(&copy, scan->self_mntns, c->min_age_s, c->roots, c->nroots, why,
-					 sizeof(why))) {
+		if (!st_cleanup_eligible(&copy, scan->self_mntns, c->min_age_s, c->roots, c->nroots,
+					 why, sizeof(why))) {
 			a->result = ST_CLEANUP_SKIPPED;
 			snprintf(a->reason, sizeof(a->reason), "since the scan: %s", why);
 			continue;

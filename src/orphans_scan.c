@@ -621,7 +621,7 @@ static int list_interfaces(struct st_netns *ns, int nsfd)
 
 struct describe_job {
 	struct st_orphans *s;
-	struct st_nl *nl; /* opened in our own namespace: nsid as we see it */
+	struct st_nl *nl;   /* opened in our own namespace: nsid as we see it */
 	size_t first, step; /* namespaces first, first + step, ... */
 	int ret;
 };
@@ -673,7 +673,8 @@ static int describe(struct st_orphans *s, struct st_nl *nl)
 
 		if (k > 0 && nl && st_nl_open(&extra[k], &e) < 0)
 			extra[k] = NULL; /* this share gets no nsid */
-		jobs[k] = (struct describe_job){ .s = s, .nl = k ? extra[k] : nl, .first = k, .step = n };
+		jobs[k] =
+		    (struct describe_job){ .s = s, .nl = k ? extra[k] : nl, .first = k, .step = n };
 	}
 	for (; started < n; started++) {
 		ret = -pthread_create(&t[started], NULL, describe_thread, &jobs[started]);
@@ -862,7 +863,8 @@ static void mount_ages(struct st_orphans *s, struct age_job *job)
 			if (m->kind != ST_HOLDER_MOUNT || m->mntns != s->self_mntns || !m->path)
 				continue;
 			for (size_t k = 0; k < job->n; k++)
-				if (job->v[k].ino == ns->ino && strcmp(job->v[k].path, m->path) == 0)
+				if (job->v[k].ino == ns->ino &&
+				    strcmp(job->v[k].path, m->path) == 0)
 					one = job->v[k].age;
 			if (one < 0) {
 				age = -1;

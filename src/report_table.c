@@ -282,7 +282,8 @@ static void print_cleanup(const struct st_cleanup *c, FILE *out)
 	for (size_t i = 0; i < c->n; i++) {
 		const struct st_cleanup_action *a = &c->v[i];
 
-		fprintf(out, "cleanup %llu: %s", (unsigned long long)a->ino, st_cleanup_result_names[a->result]);
+		fprintf(out, "cleanup %llu: %s", (unsigned long long)a->ino,
+			st_cleanup_result_names[a->result]);
 		if (a->reason[0])
 			fprintf(out, ": %s", a->reason);
 		for (size_t k = 0; k < a->nsteps; k++)

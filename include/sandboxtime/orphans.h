@@ -82,9 +82,9 @@ struct st_orphans {
 	size_t sockets_unchecked; /* pidfd_getfd refused: their netns is not known */
 	int rootless;
 	uid_t uid;
-	uint64_t self_mntns;  /* our mount namespace's inode: mounts we can reach */
-	int sources_only;     /* set before a scan: no interfaces, nsid, ages, leftovers */
-	int listns_errno;     /* why the kernel's own list was not read (ENOSYS: before 6.19) */
+	uint64_t self_mntns; /* our mount namespace's inode: mounts we can reach */
+	int sources_only;    /* set before a scan: no interfaces, nsid, ages, leftovers */
+	int listns_errno;    /* why the kernel's own list was not read (ENOSYS: before 6.19) */
 	struct st_leftover_link *leftovers;
 	size_t nleftovers;
 };

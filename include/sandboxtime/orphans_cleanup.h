@@ -16,11 +16,11 @@
  * socket holds is never touched; a fresh scan right before acting re-checks.
  */
 enum st_cleanup_result {
-	ST_CLEANUP_REMOVED,      /* every mount holder unmounted */
+	ST_CLEANUP_REMOVED,	 /* every mount holder unmounted */
 	ST_CLEANUP_WOULD_REMOVE, /* --dry-run */
-	ST_CLEANUP_SKIPPED,      /* not ours to remove: reason says why */
-	ST_CLEANUP_FAILED,       /* tried; reason says what refused */
-	ST_CLEANUP_GONE,         /* vanished between the scan and the re-check */
+	ST_CLEANUP_SKIPPED,	 /* not ours to remove: reason says why */
+	ST_CLEANUP_FAILED,	 /* tried; reason says what refused */
+	ST_CLEANUP_GONE,	 /* vanished between the scan and the re-check */
 };
 
 enum st_cleanup_op {
@@ -56,7 +56,7 @@ struct st_cleanup {
 	struct st_cleanup_action *v;
 	size_t n;
 	size_t removed; /* removed, or gone by itself */
-	size_t left;    /* orphans still there: skipped, failed, or --dry-run */
+	size_t left;	/* orphans still there: skipped, failed, or --dry-run */
 };
 
 /*

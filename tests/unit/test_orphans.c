@@ -240,8 +240,13 @@ static void test_cleanup_path_under(void **state)
 /* A namespace no process lives in, with @holders, aged @age seconds (< 0: unknown). */
 static struct st_netns orphan(struct st_holder *holders, size_t n, double age)
 {
-	return (struct st_netns){ .dev = NSFS, .ino = 9, .state = ST_NETNS_ORPHAN, .holders = holders,
-				  .nholders = n, .age_s = age, .nsid = -1 };
+	return (struct st_netns){ .dev = NSFS,
+				  .ino = 9,
+				  .state = ST_NETNS_ORPHAN,
+				  .holders = holders,
+				  .nholders = n,
+				  .age_s = age,
+				  .nsid = -1 };
 }
 
 static void test_cleanup_eligible(void **state)
