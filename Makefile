@@ -186,6 +186,7 @@ bench:
 	$(Q)sh .ci/install-deps bench
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)bash bench/run.sh $(BIN)
+	$(Q)if [ "$$(id -u)" = 0 ]; then bash bench/orphans.sh $(BIN); else echo "bench: bench/orphans.sh skipped (it needs root)"; fi
 
 # libFuzzer targets (fuzz/fuzz_*.c), one per parser of outside input, built
 # with clang into build-fuzz/: libFuzzer does not mix with gcc's objects, so

@@ -50,6 +50,9 @@ enum {
 	OPT_WATCH,
 	OPT_INTERVAL,
 	OPT_TEXTFILE,
+	OPT_CLEANUP,
+	OPT_MIN_AGE,
+	OPT_CLEANUP_PATH,
 };
 
 static const struct option long_options[] = {
@@ -88,6 +91,9 @@ static const struct option long_options[] = {
 	{ "watch", no_argument, NULL, OPT_WATCH },
 	{ "interval", required_argument, NULL, OPT_INTERVAL },
 	{ "textfile", required_argument, NULL, OPT_TEXTFILE },
+	{ "cleanup", no_argument, NULL, OPT_CLEANUP },
+	{ "min-age", required_argument, NULL, OPT_MIN_AGE },
+	{ "cleanup-path", required_argument, NULL, OPT_CLEANUP_PATH },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -96,7 +102,8 @@ static const struct option long_options[] = {
 /* Subcommands of DESIGN.md that this version does not have yet. */
 /* The options that mean something to `orphans`; any other is a usage error. */
 static const int orphans_options[] = { OPT_FORMAT, 'J', 'o', 'q', OPT_ALL, OPT_WATCH, OPT_INTERVAL,
-					OPT_TEXTFILE, 'h', 'V' };
+					OPT_TEXTFILE, OPT_CLEANUP, OPT_DRY_RUN, OPT_MIN_AGE,
+					OPT_CLEANUP_PATH, 'h', 'V' };
 
 /* sandboxtime bench NAME: the micro-benchmarks behind the numbers. */
 static const char *const bench_names[] = { "syscall", "cpu" };
@@ -165,19 +172,27 @@ void st_cli_usage(FILE *out)
 	      "                        set no_new_privs for the workload (default: true)\n"
 	      "     --seccomp=PROFILE  default (built in), none, or an OCI/Docker JSON profile file\n"
 	      "     --config=FILE      read an OCI runtime-spec config.json (options given here win)\n"
-	      "     --dry-run          cleanup: list what would be deleted, delete nothing\n"
+	      "     --dry-run          cleanup, orphans --cleanup: list what would be deleted,\n"
+	      "                          delete nothing\n"
 	      "     --all              orphans: also show the active namespaces in the table\n"
 	      "     --watch            orphans: scan again and again until SIGINT, SIGTERM or SIGHUP\n"
 	      "     --interval=SECONDS orphans --watch: seconds between scans, fractions allowed,\n"
 	      "                          0.1 to 86400 (default: 60)\n"
 	      "     --textfile=PATH    orphans: write the Prometheus text format to PATH atomically\n"
 	      "                          (node_exporter's textfile collector), each scan with --watch\n"
+	      "     --cleanup          orphans: as root, remove the orphans that only bind mounts\n"
+	      "                          hold (umount, then unlink an empty mount point file)\n"
+	      "     --min-age=SECONDS  orphans --cleanup: only orphans at least that old, by their\n"
+	      "                          mount point file's ctime (default: 60)\n"
+	      "     --cleanup-path=DIR orphans --cleanup: may act under DIR too, besides /run/netns\n"
+	      "                          and /var/run/netns (repeatable, up to 8)\n"
 	      " -h, --help             display this help\n"
 	      " -V, --version          display version\n"
 	      "\n"
 	      "Exit status: CMD's own; 128+N if it was killed by signal N; 125 if sandboxtime\n"
 	      "failed; 126 if CMD could not be executed; 127 if CMD was not found.\n"
-	      "orphans: 0 if no orphan was found, 1 if one was, 125 if the scan failed.\n"
+	      "orphans: 0 if no orphan was found, 1 if one was, 125 if the scan failed;\n"
+	      "with --cleanup: 0 if no orphan is left, 1 if one is (skipped, failed, --dry-run).\n"
 	      "\n"
 	      "For more details see sandboxtime(1).\n",
 	      out);
@@ -198,6 +213,7 @@ static void set_defaults(struct st_opts *o)
 	o->kill_after_s = 10;
 	o->format = ST_FORMAT_TABLE;
 	o->rr = -1;
+	o->min_age_s = 60;
 }
 
 static int parse_count(const char *what, const char *text, uint64_t min, uint64_t max,
@@ -354,6 +370,19 @@ static int parse_option(int c, const char *arg, struct st_opts *o, struct st_err
 			return st_error_usage(err, "--textfile: empty file name");
 		o->textfile = arg;
 		return 0;
+	case OPT_CLEANUP:
+		o->cleanup = 1;
+		return 0;
+	case OPT_MIN_AGE:
+		o->min_age_given = 1;
+		return parse_count("--min-age", arg, 0, 315360000u, &o->min_age_s, err);
+	case OPT_CLEANUP_PATH:
+		if (!*arg)
+			return st_error_usage(err, "--cleanup-path: empty directory name");
+		if (o->ncleanup_paths == ST_MAX_CLEANUP_PATHS)
+			return st_error_usage(err, "--cleanup-path: at most %d directories", ST_MAX_CLEANUP_PATHS);
+		o->cleanup_paths[o->ncleanup_paths++] = arg;
+		return 0;
 	case OPT_CONFIG:
 		if (!*arg)
 			return st_error_usage(err, "--config: empty file name");
@@ -482,8 +511,12 @@ static int parse_operands(int argc, char **argv, int ind, int value_index, struc
 {
 	int dashdash = ind > 1 && strcmp(argv[ind - 1], "--") == 0 && ind - 1 != value_index;
 
-	if (o->dry_run && o->command != ST_CMD_CLEANUP)
-		return st_error_usage(err, "--dry-run applies to cleanup only");
+	if (o->cleanup && o->command != ST_CMD_ORPHANS)
+		return st_error_usage(err, "--cleanup applies to orphans only (sandboxtime orphans --cleanup)");
+	if (o->dry_run && o->command != ST_CMD_CLEANUP && !o->cleanup)
+		return st_error_usage(err, "--dry-run applies to cleanup and orphans --cleanup only");
+	if ((o->min_age_given || o->ncleanup_paths) && !o->cleanup)
+		return st_error_usage(err, "--min-age and --cleanup-path need orphans --cleanup");
 	if (o->all && o->command != ST_CMD_ORPHANS)
 		return st_error_usage(err, "--all applies to orphans only");
 	if (o->format == ST_FORMAT_PROMETHEUS && o->command != ST_CMD_ORPHANS && o->command != ST_CMD_NETBENCH)
@@ -495,6 +528,8 @@ static int parse_operands(int argc, char **argv, int ind, int value_index, struc
 			return st_error_usage(err, "--interval needs --watch");
 		if (o->output && (o->watch || o->textfile))
 			return st_error_usage(err, "orphans: -o writes one report: use --textfile=PATH with --watch");
+		if (o->cleanup && (o->watch || o->textfile))
+			return st_error_usage(err, "orphans --cleanup acts once and reports on standard output or -o: not with --watch or --textfile");
 		if (o->watch && o->interval_s <= 0)
 			o->interval_s = 60.0;
 		return 0;
@@ -582,7 +617,7 @@ int st_cli_parse(int argc, char **argv, struct st_opts *o, struct st_error *err)
 		if (optarg && optarg == args[optind - 1])
 			value_index = optind - 1 + first - 1;
 		if (o->command == ST_CMD_ORPHANS && !orphans_option(c))
-			return st_error_usage(err, "orphans: option '%s' does not apply (orphans takes --format, -J, -o, --all, -q, --watch, --interval, --textfile)",
+			return st_error_usage(err, "orphans: option '%s' does not apply (orphans takes --format, -J, -o, --all, -q, --watch, --interval, --textfile, --cleanup, --dry-run, --min-age, --cleanup-path)",
 					      args[optarg && optarg == args[optind - 1] ? optind - 2 : optind - 1]);
 		ret = parse_option(c, optarg, o, err);
 		if (ret < 0)

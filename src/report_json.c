@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include <errno.h>
 #include <math.h>
 #include <string.h>
 
@@ -371,10 +372,60 @@ static json_t *netns_json(const struct st_netns *ns)
 		for (size_t i = 0; i < ns->ninterfaces; i++)
 			json_array_append_new(ifs, json_string(ns->interfaces[i]));
 	}
-	return json_pack("{s:I,s:s,s:I,s:o,s:o,s:o}", "inode", (json_int_t)ns->ino, "state",
+	return json_pack("{s:I,s:s,s:I,s:o,s:o,s:o,s:o}", "inode", (json_int_t)ns->ino, "state",
 			 st_netns_state_names[ns->state], "processes", (json_int_t)ns->processes,
 			 "holders", holders, "interfaces", ifs, "nsid",
-			 ns->nsid >= 0 ? json_integer(ns->nsid) : json_null());
+			 ns->nsid >= 0 ? json_integer(ns->nsid) : json_null(), "age_s",
+			 ns->age_s >= 0 ? json_integer((json_int_t)ns->age_s) : json_null());
+}
+
+static json_t *cleanup_action_json(const struct st_cleanup_action *a)
+{
+	json_t *steps = json_array();
+
+	for (size_t k = 0; k < a->nsteps; k++) {
+		const struct st_cleanup_step *st = &a->steps[k];
+
+		json_array_append_new(steps,
+				      json_pack("{s:s,s:s,s:o}", "op", st_cleanup_op_names[st->op],
+						"path", st->path, "why",
+						st->why ? json_string(st->why) : json_null()));
+	}
+	return json_pack("{s:I,s:s,s:o,s:o}", "inode", (json_int_t)a->ino, "action",
+			 st_cleanup_result_names[a->result], "reason",
+			 a->reason[0] ? json_string(a->reason) : json_null(), "steps", steps);
+}
+
+/* What --cleanup did to each orphan, or null without --cleanup. */
+static json_t *cleanup_json(const struct st_cleanup *c)
+{
+	json_t *actions, *roots;
+
+	if (!c)
+		return json_null();
+	actions = json_array();
+	roots = json_array();
+	for (size_t i = 0; i < c->n; i++)
+		json_array_append_new(actions, cleanup_action_json(&c->v[i]));
+	for (size_t i = 0; i < c->nroots; i++)
+		json_array_append_new(roots, json_string(c->roots[i]));
+	return json_pack("{s:b,s:I,s:o,s:I,s:I,s:o}", "dry_run", c->dry_run, "min_age_s",
+			 (json_int_t)c->min_age_s, "paths", roots, "removed",
+			 (json_int_t)c->removed, "left", (json_int_t)c->left, "actions", actions);
+}
+
+/*
+ * Namespaces that no source explains need the kernel's own list (listns(2),
+ * Linux 6.19): their count is null here, and why.
+ */
+static json_t *hidden_check_json(const struct st_orphans *s)
+{
+	return json_pack("{s:b,s:s}", "available", 0, "reason",
+			 s->listns_errno == ENOSYS
+			     ? "listns(2) is not in this kernel (ENOSYS; it came in Linux 6.19): "
+			       "hidden namespaces were not looked for"
+			     : "listns(2) is available, but this version does not read it yet: "
+			       "hidden namespaces were not looked for");
 }
 
 json_t *st_orphans_json(const struct st_orphans_report *r)
@@ -397,13 +448,26 @@ json_t *st_orphans_json(const struct st_orphans_report *r)
 						      "pid", (json_int_t)s->leftovers[i].pid));
 	json_object_set_new(doc, "leftovers", left);
 	json_object_set_new(doc, "summary",
-			    json_pack("{s:I,s:I,s:I,s:I,s:I,s:I}", "total",
-				      (json_int_t)(s->active + s->orphans), "active", (json_int_t)s->active,
-				      "orphans", (json_int_t)s->orphans, "unreadable_processes",
-				      (json_int_t)s->unreadable_processes, "unverified",
-				      (json_int_t)s->unverified, "sockets_unchecked",
-				      (json_int_t)s->sockets_unchecked));
-	json_array_append_new(notes, json_string("hidden namespaces (held by nothing a process, fd, socket or mount shows) need listns(2), Linux 6.19+: not looked for"));
+			    json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:n}", "total",
+				      (json_int_t)(s->active + s->orphans), "active",
+				      (json_int_t)s->active, "orphans", (json_int_t)s->orphans,
+				      "unreadable_processes", (json_int_t)s->unreadable_processes,
+				      "unverified", (json_int_t)s->unverified, "sockets_unchecked",
+				      (json_int_t)s->sockets_unchecked, "hidden"));
+	json_object_set_new(doc, "hidden_check", hidden_check_json(s));
+	json_object_set_new(doc, "cleanup", cleanup_json(r->cleanup));
+	json_array_append_new(
+	    notes,
+	    json_string("hidden namespaces (held by nothing a process, fd, socket or mount shows) "
+			"need listns(2), Linux 6.19+: not looked for (hidden_check)"));
+	if (!s->rootless)
+		json_array_append_new(
+		    notes,
+		    json_string(
+			"age_s: seconds since the youngest mount point file of a namespace no "
+			"process lives in changed (its ctime under the nsfs mount; ip netns add "
+			"creates it just before mounting); null when only fds, sockets or other "
+			"mount namespaces hold it: the kernel records no time for those"));
 	if (s->rootless)
 		json_array_append_new(notes, json_string("rootless: interfaces are unknown (null), and only the caller's processes are read"));
 	json_object_set_new(doc, "notes", notes);

@@ -294,6 +294,27 @@ static void interfaces_text(const struct st_netns *ns, char *buf, size_t len)
 		used += (size_t)snprintf(buf + used, len - used, "%s%s", k ? "," : "", ns->interfaces[k]);
 }
 
+/* --cleanup: one line per orphan, what was done (or would be) and why not. */
+static void print_cleanup(const struct st_cleanup *c, FILE *out)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		const struct st_cleanup_action *a = &c->v[i];
+
+		fprintf(out, "cleanup %llu: %s", (unsigned long long)a->ino,
+			st_cleanup_result_names[a->result]);
+		if (a->reason[0])
+			fprintf(out, ": %s", a->reason);
+		for (size_t k = 0; k < a->nsteps; k++)
+			fprintf(out, "%s%s %s%s%s%s", k ? ", " : (a->reason[0] ? "; " : ": "),
+				st_cleanup_op_names[a->steps[k].op], a->steps[k].path,
+				a->steps[k].why ? " (" : "", a->steps[k].why ? a->steps[k].why : "",
+				a->steps[k].why ? ")" : "");
+		fputc('\n', out);
+	}
+	fprintf(out, "cleanup: %zu removed, %zu left (--min-age=%u)%s\n", c->removed, c->left,
+		c->min_age_s, c->dry_run ? "; --dry-run: nothing was changed" : "");
+}
+
 /* One row per namespace, orphans first; the holders last, as they are long. */
 int st_orphans_write_table(const struct st_orphans_report *r, FILE *out, struct st_error *err)
 {
@@ -327,6 +348,8 @@ int st_orphans_write_table(const struct st_orphans_report *r, FILE *out, struct 
 		fprintf(out, "leftover %s %s: pid %d is no sandboxtime any more (sandboxtime cleanup removes it)\n",
 			s->leftovers[i].kind == ST_LEFTOVER_BRIDGE ? "bridge" : "veth", s->leftovers[i].name,
 			s->leftovers[i].pid);
+	if (r->cleanup)
+		print_cleanup(r->cleanup, out);
 	fprintf(out, "%zu network namespaces: %zu active, %zu orphan%s", s->active + s->orphans,
 		s->active, s->orphans, s->orphans == 1 ? "" : "s");
 	if (s->unreadable_processes)

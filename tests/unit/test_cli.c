@@ -486,6 +486,32 @@ static void test_orphans(void **state)
 	assert_usage(PARSE(&o, &err, "orphans", "--ns", "net"), &err, "--ns");
 	assert_usage(PARSE(&o, &err, "orphans", "extra"), &err, "'extra'");
 	assert_usage(PARSE(&o, &err, "orphans", "--bogus"), &err, "--bogus");
+	/* --cleanup and its options: the default --min-age, repeatable --cleanup-path. */
+	assert_int_equal(PARSE(&o, &err, "orphans", "--cleanup"), 0);
+	assert_true(o.cleanup && !o.dry_run);
+	assert_int_equal(o.min_age_s, 60);
+	assert_int_equal(o.ncleanup_paths, 0);
+	assert_int_equal(PARSE(&o, &err, "orphans", "--cleanup", "--dry-run", "--min-age=0",
+			       "--cleanup-path", "/a b", "--cleanup-path=/c"), 0);
+	assert_true(o.cleanup && o.dry_run);
+	assert_int_equal(o.min_age_s, 0);
+	assert_int_equal(o.ncleanup_paths, 2);
+	assert_string_equal(o.cleanup_paths[0], "/a b");
+	assert_string_equal(o.cleanup_paths[1], "/c");
+	assert_usage(PARSE(&o, &err, "orphans", "--cleanup", "--min-age=-1"), &err, "--min-age");
+	assert_usage(PARSE(&o, &err, "orphans", "--cleanup", "--min-age=1y"), &err, "--min-age");
+	assert_usage(PARSE(&o, &err, "orphans", "--cleanup", "--cleanup-path="), &err, "--cleanup-path");
+	assert_usage(PARSE(&o, &err, "orphans", "--cleanup", "--cleanup-path=1", "--cleanup-path=2",
+			   "--cleanup-path=3", "--cleanup-path=4", "--cleanup-path=5", "--cleanup-path=6",
+			   "--cleanup-path=7", "--cleanup-path=8", "--cleanup-path=9"), &err, "at most 8");
+	assert_usage(PARSE(&o, &err, "orphans", "--dry-run"), &err, "--dry-run");
+	assert_usage(PARSE(&o, &err, "orphans", "--min-age=5"), &err, "need orphans --cleanup");
+	assert_usage(PARSE(&o, &err, "orphans", "--cleanup-path=/x"), &err, "need orphans --cleanup");
+	assert_usage(PARSE(&o, &err, "orphans", "--cleanup", "--watch"), &err, "--watch");
+	assert_usage(PARSE(&o, &err, "orphans", "--cleanup", "--textfile=x.prom"), &err, "--textfile");
+	assert_usage(PARSE(&o, &err, "--cleanup", "--", "true"), &err, "orphans only");
+	assert_usage(PARSE(&o, &err, "cleanup", "--cleanup"), &err, "orphans only");
+	assert_int_equal(PARSE(&o, &err, "cleanup", "--dry-run"), 0);
 	/* --all and prometheus mean nothing elsewhere. */
 	assert_usage(PARSE(&o, &err, "--all", "--", "true"), &err, "--all");
 	assert_usage(PARSE(&o, &err, "layers", "--format=prometheus"), &err, "prometheus");
