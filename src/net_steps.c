@@ -109,7 +109,7 @@ static struct st_samples *samples_of(struct st_net_steps *s, const char *name)
 	return &s->step[s->n++].us;
 }
 
-int st_net_steps_measure(enum st_net_mode mode, unsigned int mtu, unsigned int repeat, int rootless,
+int st_net_steps_measure(enum st_net_mode mode, unsigned int mtu, int ipv6, unsigned int repeat, int rootless,
 			 struct st_net_steps *out, struct st_error *err)
 {
 	_cleanup_close_ int go_rd = -1, go_wr = -1, out_rd = -1, out_wr = -1;
@@ -127,6 +127,10 @@ int st_net_steps_measure(enum st_net_mode mode, unsigned int mtu, unsigned int r
 	snprintf(p.host_if, sizeof(p.host_if), "lab0");
 	snprintf(p.bridge, sizeof(p.bridge), "labbr0");
 	if (st_ip4_parse("lab", mode == ST_NET_BRIDGE ? "10.218.0.1/24" : "10.218.0.1/30", &p.outside, err) < 0)
+		return -EINVAL;
+	/* --ipv6: the outside end's IPv6 address is one step more, timed too. */
+	p.ipv6 = ipv6;
+	if (ipv6 && st_ip6_parse("lab", "fd5b:7e1d:abff::1/64", &p.outside6, err) < 0)
 		return -EINVAL;
 	if (pipe2(fds, O_CLOEXEC) < 0)
 		return st_error_set(err, errno, "net steps: pipe");

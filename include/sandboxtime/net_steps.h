@@ -26,7 +26,7 @@ struct st_net_steps {
 	} step[ST_NET_STEPS_MAX];
 };
 
-int st_net_steps_measure(enum st_net_mode mode, unsigned int mtu, unsigned int repeat, int rootless,
+int st_net_steps_measure(enum st_net_mode mode, unsigned int mtu, int ipv6, unsigned int repeat, int rootless,
 			 struct st_net_steps *out, struct st_error *err);
 
 void st_net_steps_free(struct st_net_steps *s);
