@@ -12,7 +12,7 @@
 # address in a namespace made by the suite or by sandboxtime.
 source "$(dirname "$0")/../lib.sh" "$1"
 
-plan 29
+plan 39
 
 IP=$(command -v ip)
 TEST_NS=st6-test-$$
@@ -265,6 +265,33 @@ t_pool_full() {
 	return $ret
 }
 
+# t_fault MODE NET STEP ARG...: the fault-injection build fails STEP: 125,
+# one line naming it, nothing left (in the suite's namespace as root).
+FAULTS=${ST_BIN%/*}/sandboxtime-faults
+t_fault() {
+	local mode=$1 net=$2 step=$3 bin=$ST_BIN nbin=$ST_NOBODY_BIN ret=0; shift 3
+	cp "$FAULTS" "$ST_TMP/sandboxtime-faults" && chmod 755 "$ST_TMP/sandboxtime-faults" || return 1
+	ST_BIN=$FAULTS ST_NOBODY_BIN=$ST_TMP/sandboxtime-faults
+	export SANDBOXTIME_FAULT=$step
+	t_bad "$mode" "$(where_for "$mode")" "$step: injected fault" --net="$net" --ipv6 "$@" || ret=1
+	unset SANDBOXTIME_FAULT
+	ST_BIN=$bin ST_NOBODY_BIN=$nbin
+	return $ret
+}
+
+fault_each_mode() {
+	local mode
+	for mode in root nobody; do
+		if [ ! -x "$FAULTS" ]; then
+			skip "$1 [$mode]" "no sandboxtime-faults next to $ST_BIN (make fault-bin)"
+		elif can_run "$mode"; then
+			ok "$1 [$mode]" t_fault "$mode" "${@:2}"
+		else
+			skip "$1 [$mode]" "cannot run as $mode here"
+		fi
+	done
+}
+
 # nobody in the suite's namespace (for its sysctls and routes).
 nobody_ns() {
 	if can_run nobody; then ok "$1 [nobody]" "${@:2}"; else skip "$1 [nobody]" "needs root and user namespaces"; fi
@@ -300,6 +327,12 @@ root_ns "--addr6 overlapping an address of the host: 125, nothing left" t_bad ro
 nobody_ns "--addr6 overlapping an address of the host: 125, nothing left" t_bad nobody ns \
 	"--addr6|overlaps|fd5b:7e1d:abcd:77::/64" --net=bridge --addr6=fd5b:7e1d:abcd:77::5/64
 root_ns "--ipv6 when every default veth block overlaps a route: 125" t_pool_full
+fault_each_mode "--net=veth --ipv6: host_addr6_add fails: 125, one line, nothing left" veth host_addr6_add
+fault_each_mode "--net=bridge --ipv6: bridge_addr6_add fails: 125, one line, nothing left" bridge bridge_addr6_add
+fault_each_mode "--net=veth --ipv6: addr6_add fails: 125, one line, nothing left" veth addr6_add
+fault_each_mode "--net=veth --ipv6: route6_add fails: 125, one line, nothing left" veth route6_add
+fault_each_mode "--net=bridge --ipv6 --net-batch: inside_batch fails: 125, one line, nothing left" bridge \
+	inside_batch --net-batch
 root_ns "--ipv6 where IPv6 forwarding is on: 125, names the sysctl" t_sysctl root all/forwarding 1 125 \
 	"net.ipv6.conf.all.forwarding=1"
 nobody_ns "--ipv6 where IPv6 forwarding is on: rootless the outside is simulated, runs" t_sysctl nobody \
