@@ -882,7 +882,7 @@ static int batch_add(struct st_nl_batch *b, const struct nlmsghdr *nlh)
 	return 0;
 }
 
-static int batch_full(struct st_nl_batch *b, struct st_error *err)
+static int batch_full(struct st_error *err)
 {
 	return st_error_set(err, ENOBUFS, "netlink: batch: more than %d requests", ST_NL_BATCH_MAX);
 }
@@ -894,7 +894,7 @@ int st_nl_batch_link_up(struct st_nl_batch *b, const char *ifname,
 	void *room = batch_room(b, &seq);
 
 	if (!room)
-		return batch_full(b, err);
+		return batch_full(err);
 	what_link_up(b->what[b->n], sizeof(b->what[0]), ifname);
 	return batch_add(b, st_nl_msg_link_up(room, seq, ifname, no_forwarding));
 }
@@ -906,7 +906,7 @@ int st_nl_batch_addr(struct st_nl_batch *b, int index, const char *ifname,
 	void *room = batch_room(b, &seq);
 
 	if (!room)
-		return batch_full(b, err);
+		return batch_full(err);
 	what_addr(b->what[b->n], sizeof(b->what[0]), AF_INET, a, ifname);
 	return batch_add(b, st_nl_msg_addr(room, seq, index, a));
 }
@@ -918,7 +918,7 @@ int st_nl_batch_addr6(struct st_nl_batch *b, int index, const char *ifname,
 	void *room = batch_room(b, &seq);
 
 	if (!room)
-		return batch_full(b, err);
+		return batch_full(err);
 	what_addr(b->what[b->n], sizeof(b->what[0]), AF_INET6, a, ifname);
 	return batch_add(b, st_nl_msg_addr6(room, seq, index, a));
 }
@@ -930,7 +930,7 @@ int st_nl_batch_route(struct st_nl_batch *b, int index, const char *ifname,
 	void *room = batch_room(b, &seq);
 
 	if (!room)
-		return batch_full(b, err);
+		return batch_full(err);
 	what_route(b->what[b->n], sizeof(b->what[0]), AF_INET, &gateway, ifname);
 	return batch_add(b, st_nl_msg_default_route(room, seq, index, gateway));
 }
@@ -942,7 +942,7 @@ int st_nl_batch_route6(struct st_nl_batch *b, int index, const char *ifname,
 	void *room = batch_room(b, &seq);
 
 	if (!room)
-		return batch_full(b, err);
+		return batch_full(err);
 	what_route(b->what[b->n], sizeof(b->what[0]), AF_INET6, gateway, ifname);
 	return batch_add(b, st_nl_msg_default_route6(room, seq, index, gateway));
 }
