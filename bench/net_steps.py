@@ -9,17 +9,21 @@ Run by bench/net_steps.sh, which creates the network namespace NS, checks that
 exit. This script only creates the links IF and BRIDGE (and eth0 inside NS),
 and deletes them again at the end of every sequence.
 
-Each iteration runs eight items in an order rotated by one per iteration:
+Each iteration runs ten items in an order rotated by one per iteration:
   st-veth     sandboxtime --repeat=0 --net=veth -J -o F -- true
   st-bridge   sandboxtime --repeat=0 --net=bridge -J -o F -- true
   ip-veth     the same steps as ip commands, each timed on its own
   ip-bridge   likewise for the bridge wiring
   st-vethb    st-veth with --net-batch: the inside steps as one batch
-  st-veth6    st-veth with --ipv6 (two requests more inside, two round trips each)
-  st-veth6b   st-veth6 with --net-batch
   ip-batch    the inside steps of ip-veth as one `ip -n NS -batch FILE`
               (one process, one round trip per command), the wiring
               before and after it untimed
+  lab-veth    sandboxtime --repeat=0 --net=veth --net-steps-repeat=LAB ...:
+              the wiring, inside steps included, LAB times in a private
+              namespace, in-process (no spawn in the figures)
+  lab-vethb   the same with --net-batch
+  lab-veth6   the same with --ipv6 (two requests more inside)
+  lab-veth6b  the same with --ipv6 --net-batch
 The IPv6 items are left out where the host has IPv6 off or forwards it
 (sandboxtime refuses --ipv6 as root there).
 and each ip sequence first runs `ip link show lo` twice untimed (after the
@@ -50,6 +54,7 @@ p.add_argument("--bridge", required=True)
 p.add_argument("--runs", type=int, default=50)
 p.add_argument("--warmup", type=int, default=3)
 p.add_argument("--gap-ms", type=float, default=100.0)
+p.add_argument("--lab-rounds", type=int, default=10)
 a = p.parse_args()
 
 NS, V, B = a.netns, a.veth, a.bridge
@@ -164,9 +169,29 @@ ST_ITEMS = {
     "veth": ["--net=veth"],
     "bridge": ["--net=bridge"],
     "vethb": ["--net=veth", "--net-batch"],
+}
+LAB_ITEMS = {
+    "veth": ["--net=veth"],
+    "vethb": ["--net=veth", "--net-batch"],
     "veth6": ["--net=veth", "--ipv6"],
     "veth6b": ["--net=veth", "--ipv6", "--net-batch"],
 }
+
+
+def lab_argv(key, f):
+    return [a.bin, "--repeat=0"] + LAB_ITEMS[key] + [f"--net-steps-repeat={a.lab_rounds}", "-J", "-o", f, "--",
+                                                      "true"]
+
+
+def lab_item(key, i, rec):
+    """Per round of the lab: each step's figure (rounds in order, the samples' order)."""
+    f = os.path.join(a.out, "net-st", f"lab-{key}-{i}.json")
+    r = subprocess.run(lab_argv(key, f), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    if r.returncode != 0:
+        sys.exit(f"net_steps: lab {key} failed ({r.returncode}): {r.stderr.decode().strip()}")
+    steps = json.load(open(f))["net_steps"]["steps"]
+    for k in range(a.lab_rounds):
+        rec["lab"][key].append({s["step"]: s["us"]["samples"][k] for s in steps})
 
 
 def ip_batch_item(rec):
@@ -279,17 +304,17 @@ def main():
     with open(BATCH_FILE, "w") as fh:
         fh.write("\n".join(inside_batch_lines()) + "\n")
     v6 = ipv6_usable()
-    st_keys = [k for k in ST_ITEMS if v6 or "6" not in k]
+    lab_keys = [k for k in LAB_ITEMS if v6 or "6" not in k]
 
     def fresh():
-        return {"ip": {"veth": [], "bridge": []}, "st": {k: [] for k in st_keys}, "floor": {},
-                "ipbatch": [], "leaks": rec["leaks"]}
+        return {"ip": {"veth": [], "bridge": []}, "st": {k: [] for k in ST_ITEMS}, "floor": {},
+                "ipbatch": [], "lab": {k: [] for k in lab_keys}, "leaks": rec["leaks"]}
 
     rec = {"leaks": []}
     rec.update(fresh())
     rec["orders"] = []
-    items = ["st-veth", "st-bridge", "ip-veth", "ip-bridge", "st-vethb"] + \
-        (["st-veth6", "st-veth6b"] if v6 else []) + ["ip-batch"]
+    items = ["st-veth", "st-bridge", "ip-veth", "ip-bridge", "st-vethb", "ip-batch"] + \
+        [f"lab-{k}" for k in lab_keys]
     total = a.warmup + a.runs
     for i in range(total):
         n = len(items)
@@ -302,6 +327,8 @@ def main():
             kind, mode = it.split("-")
             if kind == "st":
                 st_item(mode, i, cur)
+            elif kind == "lab":
+                lab_item(mode, i, cur)
             elif mode == "batch":
                 ip_batch_item(cur)
             else:
@@ -338,11 +365,12 @@ def main():
         "veth": {s: " ".join(argv) for s, argv in seq("veth")},
         "bridge": {s: " ".join(argv) for s, argv in seq("bridge")},
         "reset": [" ".join(argv) for argv in RESET],
-        "st": {m: f"{a.bin} --repeat=0 {' '.join(ST_ITEMS[m])} -J -o F -- true" for m in st_keys},
+        "st": {m: f"{a.bin} --repeat=0 {' '.join(ST_ITEMS[m])} -J -o F -- true" for m in ST_ITEMS},
+        "lab": {k: " ".join(lab_argv(k, "F")) for k in lab_keys},
         "ip_batch": f"{IP} -n {NS} -batch FILE",
         "ip_batch_file": inside_batch_lines(),
     }
-    rec["config"] = {"runs": a.runs, "warmup": a.warmup, "gap_ms": a.gap_ms, "netns": NS, "ipv6": v6,
+    rec["config"] = {"runs": a.runs, "warmup": a.warmup, "gap_ms": a.gap_ms, "netns": NS, "ipv6": v6, "lab_rounds": a.lab_rounds,
                      "veth": V, "bridge": B, "ip": IP,
                      "clock": str(time.get_clock_info("perf_counter"))}
     rec["strace"] = straced

@@ -573,15 +573,14 @@ static int setup_inside_batched(struct st_nl *nl, const struct st_net_plan *p, s
 	return ret < 0 ? ret : st_nl_batch_send(nl, &b, err);
 }
 
-int st_net_setup_inside(const struct st_net_plan *p, struct st_steps *steps, struct st_error *err)
+int st_net_setup_inside_nl(struct st_nl *nl, const struct st_net_plan *p, struct st_steps *steps,
+			   struct st_error *err)
 {
-	_cleanup_(st_nl_closep) struct st_nl *nl = NULL;
-	int ret = st_nl_open(&nl, err);
+	int ret;
 
-	if (ret == 0 && p->batch && st_net_wired(p->mode))
+	if (p->batch && st_net_wired(p->mode))
 		return ST_TIMED_STEP(steps, err, "inside_batch", setup_inside_batched(nl, p, err));
-	if (ret == 0)
-		ret = ST_TIMED_STEP(steps, err, "lo_up", st_nl_link_set_up(nl, "lo", 0, err));
+	ret = ST_TIMED_STEP(steps, err, "lo_up", st_nl_link_set_up(nl, "lo", 0, err));
 	if (ret < 0 || !st_net_wired(p->mode))
 		return ret;
 	ret = ST_TIMED_STEP(steps, err, "addr_add", st_nl_addr_add(nl, ST_NET_INSIDE_IF, &p->inside, err));
@@ -598,4 +597,12 @@ int st_net_setup_inside(const struct st_net_plan *p, struct st_steps *steps, str
 		ret = ST_TIMED_STEP(steps, err, "route6_add",
 				    st_nl_route6_add_default(nl, ST_NET_INSIDE_IF, &p->outside6.addr, err));
 	return ret;
+}
+
+int st_net_setup_inside(const struct st_net_plan *p, struct st_steps *steps, struct st_error *err)
+{
+	_cleanup_(st_nl_closep) struct st_nl *nl = NULL;
+	int ret = st_nl_open(&nl, err);
+
+	return ret < 0 ? ret : st_net_setup_inside_nl(nl, p, steps, err);
 }

@@ -130,5 +130,8 @@ int st_net_teardown_outside(struct st_nl *nl, const struct st_net_plan *p,
  * address, eth0 up and the default route through the outside end.
  */
 int st_net_setup_inside(const struct st_net_plan *p, struct st_steps *steps, struct st_error *err);
+/* The same through @nl, a socket already open in that namespace. */
+int st_net_setup_inside_nl(struct st_nl *nl, const struct st_net_plan *p, struct st_steps *steps,
+			   struct st_error *err);
 
 #endif
