@@ -410,8 +410,6 @@ static int check_net_options(const struct st_opts *o, struct st_error *err)
 	if (o->ipv6 && !wired)
 		return st_error_usage(err, "--%s needs --net=veth or --net=bridge",
 				      o->addr6_given ? "addr6" : "ipv6");
-	if (o->ipv6 && o->bridge)
-		return st_error_usage(err, "--ipv6 with --bridge=NAME is not supported yet (sandboxtime would have to take an address in that bridge's IPv6 subnet): leave out --bridge, or --ipv6");
 	if (o->net_batch && !wired)
 		return st_error_usage(err, "--net-batch needs --net=veth or --net=bridge");
 	return 0;

@@ -592,6 +592,56 @@ int st_nl_addr_get(struct st_nl *nl, const char *ifname, struct st_ip4 *a, struc
 	return 0;
 }
 
+struct addr6_query {
+	int index;
+	int found;
+	struct st_ip6 *out;
+};
+
+/* The first global-scope IPv6 address of the link: link-local ones cannot be a gateway's. */
+static int addr6_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct ifaddrmsg *ifa = mnl_nlmsg_get_payload(nlh);
+	struct addr6_query *q = data;
+	struct nlattr *attr;
+
+	if (nlh->nlmsg_type != RTM_NEWADDR || ifa->ifa_family != AF_INET6 || q->found ||
+	    (int)ifa->ifa_index != q->index || ifa->ifa_scope != RT_SCOPE_UNIVERSE)
+		return MNL_CB_OK;
+	mnl_attr_for_each(attr, nlh, sizeof(*ifa)) {
+		if (mnl_attr_get_type(attr) == IFA_ADDRESS &&
+		    mnl_attr_get_payload_len(attr) == sizeof(struct in6_addr)) {
+			memcpy(&q->out->addr, mnl_attr_get_payload(attr), sizeof(struct in6_addr));
+			q->out->prefix = ifa->ifa_prefixlen;
+			q->found = 1;
+		}
+	}
+	return MNL_CB_OK;
+}
+
+int st_nl_addr6_get(struct st_nl *nl, const char *ifname, struct st_ip6 *a, struct st_error *err)
+{
+	struct addr6_query q = { .out = a };
+	struct nlmsghdr *nlh;
+	struct rtgenmsg *g;
+	char what[64];
+	int ret;
+
+	q.index = st_nl_link_index(nl, ifname, err);
+	if (q.index < 0)
+		return q.index;
+	nlh = nl_prepare_dump(nl, RTM_GETADDR);
+	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+	g->rtgen_family = AF_INET6;
+	snprintf(what, sizeof(what), "list IPv6 addresses of %s", ifname);
+	ret = nl_talk_cb(nl, nlh, addr6_cb, &q, what, err);
+	if (ret < 0)
+		return ret;
+	if (!q.found)
+		return st_error_set(err, ENOENT, "%s has no global IPv6 address", ifname);
+	return 0;
+}
+
 struct nlmsghdr *st_nl_msg_default_route(void *buf, uint32_t seq, int index, struct in_addr gateway)
 {
 	struct nlmsghdr *nlh = msg_start(buf, seq, RTM_NEWROUTE, NLM_F_CREATE | NLM_F_EXCL);

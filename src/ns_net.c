@@ -201,6 +201,47 @@ static int pick_block6(struct st_nl *nl, unsigned int first, struct st_ip6 *bloc
 			    MAX_TRIES, IP6_POOL);
 }
 
+/*
+ * --bridge NAME --ipv6: the bridge's global IPv6 address is the gateway; it
+ * must be a unique local one (a joined bridge is not ours to check the
+ * routes of, but fd00::/8 is never routed on the Internet), and the
+ * sandbox's address lies in its block: --addr6, or one derived from the pid.
+ */
+static int plan_joined_bridge6(struct st_nl *nl, const struct st_opts *o, struct st_net_plan *p,
+			       struct st_error *err)
+{
+	char a[64], b[64];
+	int ret = st_nl_addr6_get(nl, o->bridge, &p->outside6, err);
+
+	if (ret < 0)
+		return st_error_wrap(err, "--ipv6: bridge %s needs a unique local IPv6 address (fd00::/8) to serve as gateway",
+				     o->bridge);
+	st_ip6_format(&p->outside6, b, sizeof(b));
+	if (!st_ip6_is_ula(&p->outside6.addr) || p->outside6.prefix < 64 || p->outside6.prefix > 126)
+		return st_error_usage(err, "--ipv6: bridge %s's IPv6 address %s is not in fd00::/8 with a prefix from 64 to 126",
+				      o->bridge, b);
+	if (!o->addr6_given) {
+		unsigned int host_bits = 128 - p->outside6.prefix;
+		uint32_t room = host_bits >= 32 ? UINT32_MAX - 2 : (1u << host_bits) - 3;
+		uint32_t host = 2 + (uint32_t)getpid() % room;
+
+		p->inside6 = st_ip6_network(&p->outside6);
+		for (int i = 0; i < 4; i++)
+			p->inside6.addr.s6_addr[15 - i] |= (uint8_t)(host >> (8 * i));
+		if (memcmp(&p->inside6.addr, &p->outside6.addr, sizeof(p->inside6.addr)) == 0)
+			p->inside6.addr.s6_addr[15] ^= 1; /* the other of a pair: still in the block */
+		return 0;
+	}
+	p->inside6 = o->addr6;
+	st_ip6_format(&p->inside6, a, sizeof(a));
+	if (memcmp(&p->inside6.addr, &p->outside6.addr, sizeof(p->inside6.addr)) == 0)
+		return st_error_usage(err, "--addr6: %s is the address of bridge %s itself (the sandbox's gateway)", a,
+				      o->bridge);
+	if (p->inside6.prefix != p->outside6.prefix || !st_ip6_overlap(&p->inside6, &p->outside6))
+		return st_error_usage(err, "--addr6: %s is not in the IPv6 subnet of bridge %s (%s)", a, o->bridge, b);
+	return 0;
+}
+
 static int plan_ipv6(struct st_nl *nl, const struct st_opts *o, int rootless, struct st_net_plan *p,
 		     struct st_error *err)
 {
@@ -210,6 +251,9 @@ static int plan_ipv6(struct st_nl *nl, const struct st_opts *o, int rootless, st
 		ret = check_ipv6_forwarding(err);
 	if (ret < 0)
 		return ret;
+	p->ipv6 = 1;
+	if (o->bridge)
+		return plan_joined_bridge6(nl, o, p, err);
 	if (o->addr6_given) {
 		p->inside6 = o->addr6;
 		ret = check_free6(nl, &p->inside6, err);
@@ -221,7 +265,6 @@ static int plan_ipv6(struct st_nl *nl, const struct st_opts *o, int rootless, st
 		p->inside6.addr.s6_addr[15] = 2;
 	}
 	p->outside6 = gateway6_for(&p->inside6);
-	p->ipv6 = 1;
 	return ret;
 }
 
@@ -434,8 +477,13 @@ int st_net_plan(const struct st_opts *o, int rootless, struct st_net_plan *p, st
 	ret = st_nl_open(&nl, err);
 	if (ret < 0)
 		return ret;
-	if (bridge && o->bridge)
-		return plan_joined_bridge(nl, o, rootless, p, err);
+	if (bridge && o->bridge) {
+		ret = plan_joined_bridge(nl, o, rootless, p, err);
+		if (ret == 0 && o->ipv6)
+			ret = plan_ipv6(nl, o, rootless, p, err);
+		p->batch = o->net_batch;
+		return ret;
+	}
 	if (o->addr) {
 		struct st_ip4 net = ip4_at(network_of(&p->inside), p->inside.prefix);
 

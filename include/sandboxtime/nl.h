@@ -77,6 +77,8 @@ int st_nl_addr6_add(struct st_nl *nl, const char *ifname, const struct st_ip6 *a
 
 /* The first IPv4 address of @ifname, or -ENOENT. */
 int st_nl_addr_get(struct st_nl *nl, const char *ifname, struct st_ip4 *a, struct st_error *err);
+/* The first global-scope IPv6 address of @ifname, or -ENOENT. */
+int st_nl_addr6_get(struct st_nl *nl, const char *ifname, struct st_ip6 *a, struct st_error *err);
 
 int st_nl_route_add_default(struct st_nl *nl, const char *ifname, struct in_addr gateway,
 			    struct st_error *err);

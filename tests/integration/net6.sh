@@ -12,10 +12,12 @@
 # address in a namespace made by the suite or by sandboxtime.
 source "$(dirname "$0")/../lib.sh" "$1"
 
-plan 39
+plan 44
 
 IP=$(command -v ip)
 TEST_NS=st6-test-$$
+TEST_BR=st6b$$  # a bridge of the suite in its namespace, with an IPv6 block, for --bridge
+TEST_BR4=st6c$$ # one with an IPv4 address only
 NS_EXEC=("$IP" netns exec "$TEST_NS")
 NOBODY=(setpriv --reuid=nobody --regid=nogroup --clear-groups)
 SERVERS=()
@@ -292,6 +294,19 @@ fault_each_mode() {
 	done
 }
 
+# --bridge: the bridge's IPv6 block, its address the gateway; no bridge step.
+t_joined() {
+	run6 root ns --net=bridge --bridge="$TEST_BR" --ipv6 "$@" -- sh -c "$SHOW6" || return 1
+	expect_rc 0 && expect_clean && links_same "$BEFORE" "$NSARG" || return 1
+	"$ST_PY" "$TOOL" inside "$REPORT" "$ST_OUT" ${1:+"${1#--addr6=}"} || { st_show; return 1; }
+	"$ST_PY" "$TOOL" steps "$REPORT" want=bridge_attach,addr6_add,route6_add \
+		never=bridge_create,bridge_addr6_add || { st_show; return 1; }
+	case $("$ST_PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["network"]["gateway6"])' "$REPORT") in
+	fd5b:7e1d:abcd:88::1/64) ;;
+	*) echo "gateway6 is not the bridge's address"; cat "$REPORT"; return 1 ;;
+	esac
+}
+
 # nobody in the suite's namespace (for its sysctls and routes).
 nobody_ns() {
 	if can_run nobody; then ok "$1 [nobody]" "${@:2}"; else skip "$1 [nobody]" "needs root and user namespaces"; fi
@@ -303,7 +318,13 @@ root_ns() {
 if is_root; then
 	net6_cleanup
 	"$IP" netns add "$TEST_NS" && "$IP" -n "$TEST_NS" link set lo up &&
-		"$IP" -n "$TEST_NS" -6 addr add fd5b:7e1d:abcd:77::1/64 dev lo ||
+		"$IP" -n "$TEST_NS" -6 addr add fd5b:7e1d:abcd:77::1/64 dev lo &&
+		"$IP" -n "$TEST_NS" link add "$TEST_BR" type bridge &&
+		"$IP" -n "$TEST_NS" addr add 10.219.0.1/24 dev "$TEST_BR" &&
+		"$IP" -n "$TEST_NS" -6 addr add fd5b:7e1d:abcd:88::1/64 dev "$TEST_BR" nodad &&
+		"$IP" -n "$TEST_NS" link set "$TEST_BR" up &&
+		"$IP" -n "$TEST_NS" link add "$TEST_BR4" type bridge &&
+		"$IP" -n "$TEST_NS" addr add 10.219.1.1/24 dev "$TEST_BR4" ||
 		diag "could not set up network namespace $TEST_NS"
 fi
 
@@ -327,6 +348,15 @@ root_ns "--addr6 overlapping an address of the host: 125, nothing left" t_bad ro
 nobody_ns "--addr6 overlapping an address of the host: 125, nothing left" t_bad nobody ns \
 	"--addr6|overlaps|fd5b:7e1d:abcd:77::/64" --net=bridge --addr6=fd5b:7e1d:abcd:77::5/64
 root_ns "--ipv6 when every default veth block overlaps a route: 125" t_pool_full
+root_ns "--bridge=(an IPv6 bridge) --ipv6: an address of its block, default via it" t_joined
+root_ns "--bridge=(an IPv6 bridge) --addr6=fd5b:7e1d:abcd:88::42/64: that address" t_joined \
+	--addr6=fd5b:7e1d:abcd:88::42/64
+root_ns "--bridge=(an IPv6 bridge) --ipv6: a TCP exchange over IPv6 with a server outside" t_exchange bridge \
+	--bridge="$TEST_BR"
+root_ns "--bridge=(an IPv6 bridge) --addr6 outside its block: 125" t_bad root ns \
+	"--addr6|fd5b:7e1d:abcd:99::5/64|$TEST_BR" --net=bridge --bridge="$TEST_BR" --addr6=fd5b:7e1d:abcd:99::5/64
+root_ns "--bridge=(a bridge without IPv6) --ipv6: 125, names it" t_bad root ns "--ipv6|$TEST_BR4|IPv6 address" \
+	--net=bridge --bridge="$TEST_BR4" --ipv6
 fault_each_mode "--net=veth --ipv6: host_addr6_add fails: 125, one line, nothing left" veth host_addr6_add
 fault_each_mode "--net=bridge --ipv6: bridge_addr6_add fails: 125, one line, nothing left" bridge bridge_addr6_add
 fault_each_mode "--net=veth --ipv6: addr6_add fails: 125, one line, nothing left" veth addr6_add

@@ -449,7 +449,8 @@ static void test_ipv6_options(void **state)
 	assert_usage(PARSE(&o, &err, "--ipv6", "--", "true"), &err, "--ipv6");
 	assert_usage(PARSE(&o, &err, "--net=none", "--addr6=fd00::2/64", "--", "true"), &err, "--addr6");
 	assert_usage(PARSE(&o, &err, "--net=host", "--net-batch", "--", "true"), &err, "--net-batch");
-	assert_usage(PARSE(&o, &err, "--net=bridge", "--bridge=br0", "--ipv6", "--", "true"), &err, "--bridge");
+	/* A joined bridge: its IPv6 block is read at run time, not parsed here. */
+	assert_int_equal(PARSE(&o, &err, "--net=bridge", "--bridge=br0", "--ipv6", "--", "true"), 0);
 	assert_usage(PARSE(&o, &err, "netbench", "--ipv6"), &err, "--ipv6");
 }
 
