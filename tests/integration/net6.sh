@@ -184,7 +184,7 @@ t_inside() {
 	case "$*" in *--addr6=*) want=${*##*--addr6=}; want=${want%% *} ;; esac
 	run6 "$mode" "$(where_for "$mode")" --net="$net" --ipv6 "$@" -- sh -c "$SHOW6" || return 1
 	expect_rc 0 && expect_clean && links_same "$BEFORE" "$NSARG" || return 1
-	"$ST_PY" "$TOOL" inside "$REPORT" "$ST_OUT" $want || { st_show; return 1; }
+	"$ST_PY" "$TOOL" inside "$REPORT" "$ST_OUT" ${want:+"$want"} || { st_show; return 1; }
 	outside=host_addr6_add
 	[ "$net" = bridge ] && outside=bridge_addr6_add
 	if [[ " $* " = *" --net-batch "* ]]; then
