@@ -410,6 +410,9 @@ static int check_net_options(const struct st_opts *o, struct st_error *err)
 	if (o->ipv6 && !wired)
 		return st_error_usage(err, "--%s needs --net=veth or --net=bridge",
 				      o->addr6_given ? "addr6" : "ipv6");
+	/* The kernel keeps IPv6 off a link under 1280 bytes (RFC 8200's minimum). */
+	if (o->ipv6 && o->mtu && o->mtu < 1280)
+		return st_error_usage(err, "--mtu=%u: IPv6 needs an MTU of 1280 or more (--ipv6, --addr6)", o->mtu);
 	if (o->net_batch && !wired)
 		return st_error_usage(err, "--net-batch needs --net=veth or --net=bridge");
 	return 0;

@@ -12,7 +12,7 @@
 # address in a namespace made by the suite or by sandboxtime.
 source "$(dirname "$0")/../lib.sh" "$1"
 
-plan 44
+plan 46
 
 IP=$(command -v ip)
 TEST_NS=st6-test-$$
@@ -342,6 +342,7 @@ each_mode "--addr6=garbage" t_bad host "--addr6|garbage" --net=veth --addr6=garb
 each_mode "--addr6=2001:db8::5/64: not a unique local address" t_bad host "--addr6|2001:db8::5/64|fd00::/8" \
 	--net=veth --addr6=2001:db8::5/64
 each_mode "--addr6=fd00:1::5/48: the prefix" t_bad host "--addr6|/48" --net=veth --addr6=fd00:1::5/48
+each_mode "--ipv6 --mtu=1000: under IPv6's minimum MTU" t_bad host "--mtu=1000|1280" --net=veth --ipv6 --mtu=1000
 each_mode "--ipv6 without --net=veth or bridge" t_bad host "--ipv6|--net=veth" --ipv6
 root_ns "--addr6 overlapping an address of the host: 125, nothing left" t_bad root ns \
 	"--addr6|overlaps|fd5b:7e1d:abcd:77::/64" --net=veth --addr6=fd5b:7e1d:abcd:77::5/64

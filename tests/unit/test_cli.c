@@ -449,6 +449,9 @@ static void test_ipv6_options(void **state)
 	assert_usage(PARSE(&o, &err, "--ipv6", "--", "true"), &err, "--ipv6");
 	assert_usage(PARSE(&o, &err, "--net=none", "--addr6=fd00::2/64", "--", "true"), &err, "--addr6");
 	assert_usage(PARSE(&o, &err, "--net=host", "--net-batch", "--", "true"), &err, "--net-batch");
+	/* IPv6 needs 1280 bytes of MTU. */
+	assert_usage(PARSE(&o, &err, "--net=veth", "--ipv6", "--mtu=1279", "--", "true"), &err, "1280");
+	assert_int_equal(PARSE(&o, &err, "--net=veth", "--ipv6", "--mtu=1280", "--", "true"), 0);
 	/* A joined bridge: its IPv6 block is read at run time, not parsed here. */
 	assert_int_equal(PARSE(&o, &err, "--net=bridge", "--bridge=br0", "--ipv6", "--", "true"), 0);
 	assert_usage(PARSE(&o, &err, "netbench", "--ipv6"), &err, "--ipv6");
