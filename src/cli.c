@@ -53,6 +53,9 @@ enum {
 	OPT_CLEANUP,
 	OPT_MIN_AGE,
 	OPT_CLEANUP_PATH,
+	OPT_IPV6,
+	OPT_ADDR6,
+	OPT_NET_BATCH,
 };
 
 static const struct option long_options[] = {
@@ -94,6 +97,9 @@ static const struct option long_options[] = {
 	{ "cleanup", no_argument, NULL, OPT_CLEANUP },
 	{ "min-age", required_argument, NULL, OPT_MIN_AGE },
 	{ "cleanup-path", required_argument, NULL, OPT_CLEANUP_PATH },
+	{ "ipv6", no_argument, NULL, OPT_IPV6 },
+	{ "addr6", required_argument, NULL, OPT_ADDR6 },
+	{ "net-batch", no_argument, NULL, OPT_NET_BATCH },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -134,6 +140,12 @@ void st_cli_usage(FILE *out)
 	      "                          /run/netns/NAME, or a process's) instead of making one\n"
 	      "     --addr=A.B.C.D/N   the sandbox's eth0 address (default: a free 10.213.x.y/30,\n"
 	      "                          or 10.214.x.2/24 with a bridge)\n"
+	      "     --ipv6             also give eth0 an IPv6 address from a free fd5b:7e1d:ab00::/48\n"
+	      "                          /64 and a default IPv6 route (veth and bridge)\n"
+	      "     --addr6=ADDR/N     eth0's IPv6 address, in fd00::/8 with N from 64 to 126\n"
+	      "                          (implies --ipv6)\n"
+	      "     --net-batch        configure eth0 inside with one netlink batch (one step,\n"
+	      "                          inside_batch) instead of one timed step per request\n"
 	      "     --bridge=NAME      join this existing bridge (root only) instead of a new one\n"
 	      "     --mtu=N            MTU of the veth pair and bridge (68 to 65535)\n"
 	      "     --net-steps-repeat=N\n"
@@ -310,6 +322,16 @@ static int parse_option(int c, const char *arg, struct st_opts *o, struct st_err
 	case OPT_ADDR:
 		o->addr = arg;
 		return 0;
+	case OPT_IPV6:
+		o->ipv6 = 1;
+		return 0;
+	case OPT_ADDR6:
+		o->ipv6 = 1;
+		o->addr6_given = 1;
+		return st_net_parse_addr6(arg, &o->addr6, err);
+	case OPT_NET_BATCH:
+		o->net_batch = 1;
+		return 0;
 	case OPT_BRIDGE:
 		o->bridge = arg;
 		return st_net_validate_ifname("--bridge", arg, err);
@@ -415,6 +437,14 @@ static int check_net_options(const struct st_opts *o, struct st_error *err)
 		return st_error_usage(err, "--bridge needs --net=bridge");
 	if (o->net_steps_repeat && !wired)
 		return st_error_usage(err, "--net-steps-repeat needs --net=veth or --net=bridge");
+	if (o->ipv6 && !wired)
+		return st_error_usage(err, "--%s needs --net=veth or --net=bridge",
+				      o->addr6_given ? "addr6" : "ipv6");
+	/* The kernel keeps IPv6 off a link under 1280 bytes (RFC 8200's minimum). */
+	if (o->ipv6 && o->mtu && o->mtu < 1280)
+		return st_error_usage(err, "--mtu=%u: IPv6 needs an MTU of 1280 or more (--ipv6, --addr6)", o->mtu);
+	if (o->net_batch && !wired)
+		return st_error_usage(err, "--net-batch needs --net=veth or --net=bridge");
 	return 0;
 }
 

@@ -166,7 +166,7 @@ int st_cmd_run(const struct st_opts *cli, int *exit_code, struct st_error *err)
 	if (ret == 0 && o->repeat > 0)
 		ret = st_session_measure(&s, err);
 	if (ret == 0 && o->net_steps_repeat) {
-		ret = st_net_steps_measure(net.mode, net.mtu, o->net_steps_repeat, s.report.host.rootless,
+		ret = st_net_steps_measure(net.mode, net.mtu, net.ipv6, net.batch, o->net_steps_repeat, s.report.host.rootless,
 					   &net_steps, err);
 		s.report.net_steps = &net_steps;
 	}

@@ -156,7 +156,8 @@ static json_t *steps_json(const struct st_steps *steps)
 /* How the sandbox was wired: what a script needs to reach it, and from where. */
 static json_t *network_json(const struct st_net_plan *p)
 {
-	char inside[32], outside[32];
+	char inside[32], outside[32], inside6[64], outside6[64];
+	json_t *net;
 
 	if (p->mode == ST_NET_JOIN)
 		return json_pack("{s:s,s:s}", "mode", "join", "target", p->join_target);
@@ -164,11 +165,18 @@ static json_t *network_json(const struct st_net_plan *p)
 		return json_pack("{s:s}", "mode", st_net_mode_names[p->mode]);
 	st_ip4_format(&p->inside, inside, sizeof(inside));
 	st_ip4_format(&p->outside, outside, sizeof(outside));
-	return json_pack("{s:s,s:s,s:s,s:s,s:s,s:o,s:o,s:b,s:o}", "mode", st_net_mode_names[p->mode],
-			 "interface", ST_NET_INSIDE_IF, "address", inside, "gateway", outside, "host_interface",
-			 p->host_if, "bridge", p->mode == ST_NET_BRIDGE ? json_string(p->bridge) : json_null(),
-			 "bridge_joined", json_boolean(p->bridge_joined), "simulated_host", p->simulated_host,
-			 "mtu", p->mtu ? json_integer(p->mtu) : json_null());
+	net = json_pack("{s:s,s:s,s:s,s:s,s:s,s:o,s:o,s:b,s:o}", "mode", st_net_mode_names[p->mode],
+			"interface", ST_NET_INSIDE_IF, "address", inside, "gateway", outside, "host_interface",
+			p->host_if, "bridge", p->mode == ST_NET_BRIDGE ? json_string(p->bridge) : json_null(),
+			"bridge_joined", json_boolean(p->bridge_joined), "simulated_host", p->simulated_host,
+			"mtu", p->mtu ? json_integer(p->mtu) : json_null());
+	/* --ipv6: null without it, so that a reader need not test for the key. */
+	st_ip6_format(&p->inside6, inside6, sizeof(inside6));
+	st_ip6_format(&p->outside6, outside6, sizeof(outside6));
+	json_object_set_new(net, "address6", p->ipv6 ? json_string(inside6) : json_null());
+	json_object_set_new(net, "gateway6", p->ipv6 ? json_string(outside6) : json_null());
+	json_object_set_new(net, "batch", json_boolean(p->batch));
+	return net;
 }
 
 /* --net-steps-repeat: each wiring step's figures over the lab's rounds. */

@@ -194,6 +194,13 @@ static void print_run(const struct st_report *r, FILE *out)
 			outside, p->host_if, p->mode == ST_NET_BRIDGE ? " on " : "",
 			p->mode == ST_NET_BRIDGE ? p->bridge : "",
 			p->simulated_host ? "; rootless: the host side is a namespace sandboxtime made" : "");
+		if (p->ipv6) {
+			char inside6[64], outside6[64];
+
+			st_ip6_format(&p->inside6, inside6, sizeof(inside6));
+			st_ip6_format(&p->outside6, outside6, sizeof(outside6));
+			fprintf(out, "network: eth0 %s via %s\n", inside6, outside6);
+		}
 	}
 	if (r->net_steps) {
 		const struct st_net_steps *ns = r->net_steps;

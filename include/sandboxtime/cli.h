@@ -44,6 +44,10 @@ struct st_opts {
 	const char *bridge; /* --bridge: join this existing bridge */
 	unsigned int mtu;   /* --mtu: veth and bridge MTU, 0 for the default */
 	unsigned int net_steps_repeat; /* --net-steps-repeat: wire a lab N times, timed */
+	int ipv6;           /* --ipv6 or --addr6: eth0 gets an IPv6 address and route too */
+	int addr6_given;    /* --addr6: addr6 holds it (else a free default block) */
+	struct st_ip6 addr6;
+	int net_batch;      /* --net-batch: the inside configuration in one sendmsg */
 	unsigned int repeat;
 	unsigned int warmup;
 	unsigned int deferred_repeat;

@@ -414,6 +414,49 @@ static void test_net_modes(void **state)
 	assert_usage(PARSE(&o, &err, "layers", "--net=veth"), &err, "--net=veth");
 }
 
+/* --ipv6 opts in; --addr6 gives the address (and implies it); --net-batch. */
+static void test_ipv6_options(void **state)
+{
+	struct st_opts o;
+	struct st_error err = { 0 };
+	char text[64];
+
+	assert_int_equal(PARSE(&o, &err, "--net=veth", "--", "true"), 0);
+	assert_false(o.ipv6);
+	assert_false(o.net_batch);
+	assert_int_equal(PARSE(&o, &err, "--net=veth", "--ipv6", "--", "true"), 0);
+	assert_true(o.ipv6);
+	assert_false(o.addr6_given);
+	assert_int_equal(PARSE(&o, &err, "--net=bridge", "--addr6", "fd5b:7e1d:ab00:99::5/64", "--", "true"), 0);
+	assert_true(o.ipv6);
+	assert_true(o.addr6_given);
+	st_ip6_format(&o.addr6, text, sizeof(text));
+	assert_string_equal(text, "fd5b:7e1d:ab00:99::5/64");
+	assert_int_equal(PARSE(&o, &err, "--net=veth", "--addr6=fd00::2/126", "--", "true"), 0);
+	assert_int_equal(PARSE(&o, &err, "--net=veth", "--net-batch", "--", "true"), 0);
+	assert_true(o.net_batch);
+	/* Bad addresses: the syntax, outside fd00::/8, the prefix, the network's own address. */
+	assert_usage(PARSE(&o, &err, "--net=veth", "--addr6=garbage", "--", "true"), &err, "--addr6");
+	assert_usage(PARSE(&o, &err, "--net=veth", "--addr6=fd00::5", "--", "true"), &err, "--addr6");
+	assert_usage(PARSE(&o, &err, "--net=veth", "--addr6=10.0.0.2/30", "--", "true"), &err, "--addr6");
+	assert_usage(PARSE(&o, &err, "--net=veth", "--addr6=2001:db8::5/64", "--", "true"), &err, "fd00::/8");
+	assert_usage(PARSE(&o, &err, "--net=veth", "--addr6=fc00::5/64", "--", "true"), &err, "fd00::/8");
+	assert_usage(PARSE(&o, &err, "--net=veth", "--addr6=fd00::5/48", "--", "true"), &err, "/48");
+	assert_usage(PARSE(&o, &err, "--net=veth", "--addr6=fd00::1/127", "--", "true"), &err, "/127");
+	assert_usage(PARSE(&o, &err, "--net=veth", "--addr6=fd00::1/129", "--", "true"), &err, "--addr6");
+	assert_usage(PARSE(&o, &err, "--net=veth", "--addr6=fd00:0:0:7::/64", "--", "true"), &err, "network");
+	/* Only a wired sandbox has an eth0 to address or configure. */
+	assert_usage(PARSE(&o, &err, "--ipv6", "--", "true"), &err, "--ipv6");
+	assert_usage(PARSE(&o, &err, "--net=none", "--addr6=fd00::2/64", "--", "true"), &err, "--addr6");
+	assert_usage(PARSE(&o, &err, "--net=host", "--net-batch", "--", "true"), &err, "--net-batch");
+	/* IPv6 needs 1280 bytes of MTU. */
+	assert_usage(PARSE(&o, &err, "--net=veth", "--ipv6", "--mtu=1279", "--", "true"), &err, "1280");
+	assert_int_equal(PARSE(&o, &err, "--net=veth", "--ipv6", "--mtu=1280", "--", "true"), 0);
+	/* A joined bridge: its IPv6 block is read at run time, not parsed here. */
+	assert_int_equal(PARSE(&o, &err, "--net=bridge", "--bridge=br0", "--ipv6", "--", "true"), 0);
+	assert_usage(PARSE(&o, &err, "netbench", "--ipv6"), &err, "--ipv6");
+}
+
 static void test_ns_option(void **state)
 {
 	struct st_opts o;
@@ -632,6 +675,7 @@ int main(void)
 		cmocka_unit_test(test_net_host),
 		cmocka_unit_test(test_net_host_conflicts),
 		cmocka_unit_test(test_net_modes),
+		cmocka_unit_test(test_ipv6_options),
 		cmocka_unit_test(test_ns_option),
 		cmocka_unit_test(test_format_and_hostname),
 		cmocka_unit_test(test_unknown_subcommand),
