@@ -156,6 +156,17 @@ endif
 .PHONY: unit-bins
 unit-bins: $(UNIT_BINS)
 
+# The full soak of issue 7: 2,000 sandboxes with --net=veth per mode (root,
+# then nobody; 1,000 one after the other, 1,000 two at a time), counted in a
+# user namespace of their own (tests/soak.py). `make check` runs 200.
+SOAK_RUNS ?= 2000
+.PHONY: soak
+soak:
+	$(Q)sh .ci/install-deps test
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)SOAK_RUNS=$(SOAK_RUNS) bash tests/integration/soak.sh $(BIN) | tee $(BUILD)/soak.log
+	$(Q)! grep -q '^not ok' $(BUILD)/soak.log
+
 # Every unit test under valgrind (build/ only: valgrind cannot run ASan
 # binaries); a definite leak or any memory error fails it. Not part of check.
 VALGRIND := valgrind -q --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=1
@@ -175,6 +186,7 @@ bench:
 	$(Q)sh .ci/install-deps bench
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)bash bench/run.sh $(BIN)
+	$(Q)if [ "$$(id -u)" = 0 ]; then bash bench/orphans.sh $(BIN); else echo "bench: bench/orphans.sh skipped (it needs root)"; fi
 
 # libFuzzer targets (fuzz/fuzz_*.c), one per parser of outside input, built
 # with clang into build-fuzz/: libFuzzer does not mix with gcc's objects, so

@@ -9,11 +9,23 @@ Run by bench/net_steps.sh, which creates the network namespace NS, checks that
 exit. This script only creates the links IF and BRIDGE (and eth0 inside NS),
 and deletes them again at the end of every sequence.
 
-Each iteration runs four items in an order rotated by one per iteration:
+Each iteration runs ten items in an order rotated by one per iteration:
   st-veth     sandboxtime --repeat=0 --net=veth -J -o F -- true
   st-bridge   sandboxtime --repeat=0 --net=bridge -J -o F -- true
   ip-veth     the same steps as ip commands, each timed on its own
   ip-bridge   likewise for the bridge wiring
+  st-vethb    st-veth with --net-batch: the inside steps as one batch
+  ip-batch    the inside steps of ip-veth as one `ip -n NS -batch FILE`
+              (one process, one round trip per command), the wiring
+              before and after it untimed
+  lab-veth    sandboxtime --repeat=0 --net=veth --net-steps-repeat=LAB ...:
+              the wiring, inside steps included, LAB times in a private
+              namespace, in-process (no spawn in the figures)
+  lab-vethb   the same with --net-batch
+  lab-veth6   the same with --ipv6 (two requests more inside)
+  lab-veth6b  the same with --ipv6 --net-batch
+The IPv6 items are left out where the host has IPv6 off or forwards it
+(sandboxtime refuses --ipv6 as root there).
 and each ip sequence first runs `ip link show lo` twice untimed (after the
 idle gap the first spawn is slow), then times three floors: /bin/true,
 `ip link show lo` and `ip -n NS link show lo`. Each command is timed with time.perf_counter_ns()
@@ -42,6 +54,7 @@ p.add_argument("--bridge", required=True)
 p.add_argument("--runs", type=int, default=50)
 p.add_argument("--warmup", type=int, default=3)
 p.add_argument("--gap-ms", type=float, default=100.0)
+p.add_argument("--lab-rounds", type=int, default=10)
 a = p.parse_args()
 
 NS, V, B = a.netns, a.veth, a.bridge
@@ -85,6 +98,24 @@ def seq(mode):
     if mode == "bridge":
         s += [("bridge_delete", [IP, "link", "del", B])]
     return s
+
+
+# The inside steps of the veth sequence, for ip -batch (ip's own batch mode:
+# one process, still one request and round trip per command).
+def inside_batch_lines():
+    return [" ".join(argv[3:]) for step, argv in seq("veth") if step in ("lo_up", "addr_add", "link_up", "route_add")]
+
+
+def ipv6_usable():
+    def val(path):
+        try:
+            return open(path).read().strip()
+        except OSError:
+            return None
+    return (os.path.exists("/proc/net/if_inet6") and val("/proc/sys/net/ipv6/conf/all/disable_ipv6") == "0"
+            and val("/proc/sys/net/ipv6/conf/default/disable_ipv6") == "0"
+            and val("/proc/sys/net/ipv6/conf/all/forwarding") == "0"
+            and val("/proc/sys/net/ipv6/conf/default/force_forwarding") in (None, "0"))
 
 
 # Untimed, after each sequence: lo down again, so that every lo_up does the
@@ -133,9 +164,55 @@ def ip_item(mode, rec):
     rec["ip"][mode].append(row)
 
 
+# The sandboxtime items: key -> options after --repeat=0.
+ST_ITEMS = {
+    "veth": ["--net=veth"],
+    "bridge": ["--net=bridge"],
+    "vethb": ["--net=veth", "--net-batch"],
+}
+LAB_ITEMS = {
+    "veth": ["--net=veth"],
+    "vethb": ["--net=veth", "--net-batch"],
+    "veth6": ["--net=veth", "--ipv6"],
+    "veth6b": ["--net=veth", "--ipv6", "--net-batch"],
+}
+
+
+def lab_argv(key, f):
+    return [a.bin, "--repeat=0"] + LAB_ITEMS[key] + [f"--net-steps-repeat={a.lab_rounds}", "-J", "-o", f, "--",
+                                                      "true"]
+
+
+def lab_item(key, i, rec):
+    """Per round of the lab: each step's figure (rounds in order, the samples' order)."""
+    f = os.path.join(a.out, "net-st", f"lab-{key}-{i}.json")
+    r = subprocess.run(lab_argv(key, f), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    if r.returncode != 0:
+        sys.exit(f"net_steps: lab {key} failed ({r.returncode}): {r.stderr.decode().strip()}")
+    steps = json.load(open(f))["net_steps"]["steps"]
+    for k in range(a.lab_rounds):
+        rec["lab"][key].append({s["step"]: s["us"]["samples"][k] for s in steps})
+
+
+def ip_batch_item(rec):
+    """ip -n NS -batch FILE with the four inside steps, timed; the wiring around it untimed."""
+    for _ in range(2):
+        subprocess.run(FLOORS[1][1], stdout=subprocess.DEVNULL, check=True)
+    steps = dict(seq("veth"))
+    for k in ("veth_create", "host_addr_add", "host_link_up"):
+        run_timed(steps[k])
+    rec["ipbatch"].append(run_timed([IP, "-n", NS, "-batch", BATCH_FILE]))
+    run_timed(steps["veth_delete"])
+    for argv in RESET:
+        run_timed(argv)
+    if link_exists(V) or link_exists("eth0", NS):
+        cleanup_own()
+        sys.exit("net_steps: a link survived its ip -batch sequence")
+
+
 def st_item(mode, i, rec):
     f = os.path.join(a.out, "net-st", f"{mode}-{i}.json")
-    argv = [a.bin, "--repeat=0", f"--net={mode}", "-J", "-o", f, "--", "true"]
+    argv = [a.bin, "--repeat=0"] + ST_ITEMS[mode] + ["-J", "-o", f, "--", "true"]
     t0 = time.perf_counter_ns()
     r = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     t1 = time.perf_counter_ns()
@@ -219,16 +296,30 @@ def getlink_rtt(n=300, warm=30):
     return times
 
 
+BATCH_FILE = os.path.join(a.out, "net-ip-batch.txt")
+
+
 def main():
     os.makedirs(os.path.join(a.out, "net-st"), exist_ok=True)
-    rec = {"ip": {"veth": [], "bridge": []}, "st": {"veth": [], "bridge": []}, "floor": {},
-           "leaks": [], "orders": []}
-    items = ["st-veth", "st-bridge", "ip-veth", "ip-bridge"]
+    with open(BATCH_FILE, "w") as fh:
+        fh.write("\n".join(inside_batch_lines()) + "\n")
+    v6 = ipv6_usable()
+    lab_keys = [k for k in LAB_ITEMS if v6 or "6" not in k]
+
+    def fresh():
+        return {"ip": {"veth": [], "bridge": []}, "st": {k: [] for k in ST_ITEMS}, "floor": {},
+                "ipbatch": [], "lab": {k: [] for k in lab_keys}, "leaks": rec["leaks"]}
+
+    rec = {"leaks": []}
+    rec.update(fresh())
+    rec["orders"] = []
+    items = ["st-veth", "st-bridge", "ip-veth", "ip-bridge", "st-vethb", "ip-batch"] + \
+        [f"lab-{k}" for k in lab_keys]
     total = a.warmup + a.runs
     for i in range(total):
-        order = items[i % 4:] + items[:i % 4]
-        cur = rec if i >= a.warmup else {"ip": {"veth": [], "bridge": []}, "st": {"veth": [], "bridge": []},
-                                         "floor": {}, "leaks": rec["leaks"]}
+        n = len(items)
+        order = items[i % n:] + items[:i % n]
+        cur = rec if i >= a.warmup else fresh()
         if i >= a.warmup:
             rec["orders"].append(order)
         for it in order:
@@ -236,6 +327,10 @@ def main():
             kind, mode = it.split("-")
             if kind == "st":
                 st_item(mode, i, cur)
+            elif kind == "lab":
+                lab_item(mode, i, cur)
+            elif mode == "batch":
+                ip_batch_item(cur)
             else:
                 ip_item(mode, cur)
         if (i + 1) % 10 == 0:
@@ -270,9 +365,12 @@ def main():
         "veth": {s: " ".join(argv) for s, argv in seq("veth")},
         "bridge": {s: " ".join(argv) for s, argv in seq("bridge")},
         "reset": [" ".join(argv) for argv in RESET],
-        "st": {m: f"{a.bin} --repeat=0 --net={m} -J -o F -- true" for m in ("veth", "bridge")},
+        "st": {m: f"{a.bin} --repeat=0 {' '.join(ST_ITEMS[m])} -J -o F -- true" for m in ST_ITEMS},
+        "lab": {k: " ".join(lab_argv(k, "F")) for k in lab_keys},
+        "ip_batch": f"{IP} -n {NS} -batch FILE",
+        "ip_batch_file": inside_batch_lines(),
     }
-    rec["config"] = {"runs": a.runs, "warmup": a.warmup, "gap_ms": a.gap_ms, "netns": NS,
+    rec["config"] = {"runs": a.runs, "warmup": a.warmup, "gap_ms": a.gap_ms, "netns": NS, "ipv6": v6, "lab_rounds": a.lab_rounds,
                      "veth": V, "bridge": B, "ip": IP,
                      "clock": str(time.get_clock_info("perf_counter"))}
     rec["strace"] = straced

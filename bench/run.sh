@@ -167,7 +167,8 @@ BWRAP_ROOT="bwrap --unshare-all --ro-bind /usr /usr --symlink usr/bin /bin --sym
 	echo "is_root=$IS_ROOT"
 } >"$O/facts.txt"
 
-# crun: tried once; on a v1/v2 hybrid cgroup host it refuses to start.
+# crun: tried once; on a v1/v2 hybrid cgroup host it refuses to start (the
+# side-by-side that works around it, same config.json: bench/crun_compare.sh).
 if command -v crun >/dev/null; then
 	mkdir -p "$TMP/crun/rootfs/bin" "$TMP/crun/rootfs/proc" "$TMP/crun/rootfs/dev" "$TMP/crun/rootfs/sys"
 	for f in /bin/true $(ldd /bin/true | grep -o '/[^ ]*'); do

@@ -2,7 +2,8 @@
 /*
  * st_cli_parse() on any command line: the input is split into words at NUL
  * bytes (so that words may hold blanks and newlines) after "sandboxtime".
- * A parse must end in success or in one usage error that formats as one line.
+ * A parse must end in success or in one usage error that formats as one line,
+ * and a run it accepts has a command, on the line or from --config.
  */
 #include "sandboxtime/cli.h"
 #include "fuzz.h"
@@ -30,8 +31,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!err.msg[0])
 			abort(); /* every failure says why */
 		fuzz_check_error(&err);
-	} else if (opts.command == ST_CMD_RUN && (!opts.argv || !opts.argv[0])) {
-		abort(); /* a run always has a CMD */
+	} else if (opts.command == ST_CMD_RUN && !opts.config && (!opts.argv || !opts.argv[0])) {
+		abort(); /* a run always has a CMD, or --config's process.args */
 	}
 	free(text);
 	return 0;

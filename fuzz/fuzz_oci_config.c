@@ -33,7 +33,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (st_oci_load(path, &o, &err) < 0) {
 		fuzz_check_error(&err);
 		/* A failed load hands back nothing to free. */
-		if (o.args || o.env || o.cwd || o.hostname || o.net_path || o.seccomp)
+		if (o.args || o.env || o.cwd || o.hostname || o.net_path || o.seccomp ||
+		    o.mounts.v || o.mounts.root || o.mounts.file)
 			abort();
 	} else {
 		for (size_t i = 0; o.args && o.args[i]; i++)
@@ -41,6 +42,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				abort();
 		if (strnlen(o.ignored, sizeof(o.ignored)) == sizeof(o.ignored))
 			abort();
+		/* Every destination checked: none can climb out of the root. */
+		for (size_t i = 0; i < o.mounts.n; i++)
+			if (!st_mount_dest_ok(o.mounts.v[i].dest) ||
+			    (o.mounts.v[i].type == ST_MOUNT_BIND) != !!o.mounts.v[i].source ||
+			    strnlen(o.mounts.v[i].data, sizeof(o.mounts.v[i].data)) ==
+				sizeof(o.mounts.v[i].data))
+				abort();
 	}
 	st_oci_free(&o);
 	close(fd);

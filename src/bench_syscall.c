@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <fcntl.h>
+#include <linux/seccomp.h>
 #include <seccomp.h>
 #include <stdio.h>
 #include <string.h>
@@ -14,10 +15,14 @@
 #include "sandboxtime/spawn.h"
 
 #define CALLS 100000u
+#define CPU_ITERATIONS (1u << 22)
+#define MEM_COPIES 4u
 
 const char *const st_bench_op_names[ST_BENCH_OPS] = {
 	[ST_BENCH_GETPPID] = "getppid",
 	[ST_BENCH_WRITE] = "write_devnull",
+	[ST_BENCH_CPU] = "cpu_loop",
+	[ST_BENCH_MEMCPY] = "memcpy_64mib",
 };
 
 static const unsigned int rule_counts[] = { 10, 100, 300 };
@@ -25,6 +30,7 @@ static const unsigned int rule_counts[] = { 10, 100, 300 };
 struct child_result {
 	double ns_per_call[ST_BENCH_OPS];
 	int checksum_ok;
+	char ssb[48];
 	struct st_error err;
 	int failed;
 };
@@ -67,16 +73,14 @@ static struct st_bench_where *add_where(struct st_bench_syscall *b, const char *
 	return w;
 }
 
-int st_bench_syscall_prepare(struct st_bench_syscall *b, unsigned int mask, unsigned int repeat,
-			     struct st_error *err)
+static int prepare_syscall(struct st_bench_syscall *b, unsigned int mask, struct st_error *err)
 {
 	static char profile[128 * 1024];
 	int ret;
 
-	memset(b, 0, sizeof(*b));
-	b->repeat = repeat;
 	b->calls = CALLS;
-	b->mask = mask;
+	b->op_first = ST_BENCH_GETPPID;
+	b->op_end = ST_BENCH_WRITE + 1;
 	add_where(b, "host", 0);
 	add_where(b, "sandbox", mask);
 	ret = st_seccomp_compile("default", st_caps_default(), &add_where(b, "seccomp:default", mask)->filter, err);
@@ -90,6 +94,103 @@ int st_bench_syscall_prepare(struct st_bench_syscall *b, unsigned int mask, unsi
 					      err);
 	}
 	return ret;
+}
+
+/* The same default filter twice: loaded as sandboxtime run does, and with SPEC_ALLOW. */
+static int prepare_cpu(struct st_bench_syscall *b, unsigned int mask, struct st_error *err)
+{
+	int ret;
+
+	b->calls = CPU_ITERATIONS;
+	b->op_first = ST_BENCH_CPU;
+	b->op_end = ST_BENCH_MEMCPY + 1;
+	add_where(b, "host", 0);
+	add_where(b, "sandbox", mask);
+	ret = st_seccomp_compile("default", st_caps_default(),
+				 &add_where(b, "seccomp:default", mask)->filter, err);
+	if (ret == 0)
+		ret = st_seccomp_compile("default", st_caps_default(),
+					 &add_where(b, "seccomp:spec_allow", mask)->filter, err);
+	b->where[b->nwhere - 1].filter.load_flags = SECCOMP_FILTER_FLAG_SPEC_ALLOW;
+	return ret;
+}
+
+int st_bench_syscall_prepare(struct st_bench_syscall *b, const char *name, unsigned int mask,
+			     unsigned int repeat, struct st_error *err)
+{
+	memset(b, 0, sizeof(*b));
+	b->name = name;
+	b->repeat = repeat;
+	b->mask = mask;
+	return strcmp(name, "cpu") == 0 ? prepare_cpu(b, mask, err) : prepare_syscall(b, mask, err);
+}
+
+double st_bench_memcpy_gbps(double us)
+{
+	/* The bytes copied (each is read once and written once). */
+	return us > 0 ? (double)ST_BENCH_MEM_MB * 1024 * 1024 / (us * 1e3) : 0;
+}
+
+/* "thread force mitigated", "vulnerable", ...: what the kernel applies to this task. */
+static void read_ssb(char *buf, size_t len)
+{
+	char line[256];
+	FILE *f = fopen("/proc/self/status", "re");
+
+	snprintf(buf, len, "unknown");
+	while (f && fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "Speculation_Store_Bypass:", 25) == 0) {
+			snprintf(buf, len, "%s", line + 25 + strspn(line + 25, " \t"));
+			buf[strcspn(buf, "\n")] = '\0';
+		}
+	}
+	if (f)
+		fclose(f);
+}
+
+/*
+ * Computation with no syscall in it: a dependent multiply-xorshift chain (the
+ * speculative-store-bypass mitigation does not touch it: the control), and
+ * memcpy between buffers twice the size of a large last-level cache (loads
+ * and stores: where disabling store bypass can show).
+ */
+static void measure_cpu(unsigned int iterations, struct child_result *r)
+{
+	size_t size = (size_t)ST_BENCH_MEM_MB << 20;
+	uint64_t x = 0x9e3779b97f4a7c15ull, t0, sum = 0, want = 0;
+	unsigned char *src = malloc(size), *dst = malloc(size);
+
+	t0 = st_now_ns();
+	for (unsigned int i = 0; i < iterations; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		x *= 0x2545f4914f6cdd1dull;
+	}
+	r->ns_per_call[ST_BENCH_CPU] = (double)(st_now_ns() - t0);
+	if (!src || !dst) {
+		free(src);
+		free(dst);
+		return;
+	}
+	/* Touched first, so that page faults are not timed. */
+	memset(src, 0x5a, size);
+	memset(dst, 0, size);
+	for (unsigned int k = 0; k < MEM_COPIES; k++)
+		src[(size_t)k * 4099] = (unsigned char)(k * 4099);
+	t0 = st_now_ns();
+	for (unsigned int k = 0; k < MEM_COPIES; k++) {
+		memcpy(dst, src, size);
+		/* Stops the compiler from merging the copies into one. */
+		__asm__ volatile("" : : "r"(dst) : "memory");
+		sum += dst[(size_t)k * 4099];
+		want += (unsigned char)(k * 4099);
+	}
+	r->ns_per_call[ST_BENCH_MEMCPY] = (double)(st_now_ns() - t0) / MEM_COPIES;
+	/* x stays non-zero through xorshift; the copies must have copied. */
+	r->checksum_ok = x != 0 && sum == want && memcmp(dst, src, size) == 0;
+	free(src);
+	free(dst);
 }
 
 /* The measured loops; the sums keep the compiler from dropping the calls. */
@@ -113,7 +214,8 @@ static void measure_loops(unsigned int calls, struct child_result *r)
 	close(devnull);
 }
 
-static void _noreturn_ bench_child(const struct st_bench_where *w, unsigned int calls, int fd)
+static void _noreturn_ bench_child(const struct st_bench_syscall *b, const struct st_bench_where *w,
+				   int fd)
 {
 	struct child_result r;
 
@@ -121,8 +223,11 @@ static void _noreturn_ bench_child(const struct st_bench_where *w, unsigned int 
 	if (w->filter.prog && (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
 			       st_seccomp_load(&w->filter, &r.err) < 0))
 		r.failed = 1;
-	if (!r.failed)
-		measure_loops(calls, &r);
+	read_ssb(r.ssb, sizeof(r.ssb));
+	if (!r.failed && b->op_first == ST_BENCH_CPU)
+		measure_cpu(b->calls, &r);
+	else if (!r.failed)
+		measure_loops(b->calls, &r);
 	if (write(fd, &r, sizeof(r)) != (ssize_t)sizeof(r))
 		_exit(1);
 	_exit(0);
@@ -143,7 +248,7 @@ static int sample(struct st_bench_syscall *b, struct st_bench_where *w, int reco
 	if (pid < 0)
 		return st_error_wrap(err, "bench: %s", w->name);
 	if (pid == 0)
-		bench_child(w, b->calls, wr);
+		bench_child(b, w, wr);
 	closep(&wr);
 	if (TEMP_FAILURE_RETRY(read(rd, &r, sizeof(r))) != (ssize_t)sizeof(r))
 		return st_error_set(err, EPROTO, "bench: %s: the measuring child died", w->name);
@@ -157,7 +262,8 @@ static int sample(struct st_bench_syscall *b, struct st_bench_where *w, int reco
 	/* An impossible number means the instrument lies: refuse it. */
 	if (!r.checksum_ok)
 		return st_error_set(err, EPROTO, "bench: %s: the loops' checksum is wrong", w->name);
-	for (int op = 0; record && op < ST_BENCH_OPS; op++)
+	snprintf(w->ssb, sizeof(w->ssb), "%s", r.ssb);
+	for (int op = b->op_first; record && op < b->op_end; op++)
 		st_samples_add(&w->us[op], r.ns_per_call[op] / 1000.0);
 	return 0;
 }

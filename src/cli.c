@@ -54,6 +54,12 @@ enum {
 	OPT_BUSY_POLL,
 	OPT_UDP,
 	OPT_CPU_PIN,
+	OPT_CLEANUP,
+	OPT_MIN_AGE,
+	OPT_CLEANUP_PATH,
+	OPT_IPV6,
+	OPT_ADDR6,
+	OPT_NET_BATCH,
 };
 
 static const struct option long_options[] = {
@@ -96,6 +102,12 @@ static const struct option long_options[] = {
 	{ "busy-poll", no_argument, NULL, OPT_BUSY_POLL },
 	{ "udp", no_argument, NULL, OPT_UDP },
 	{ "cpu-pin", no_argument, NULL, OPT_CPU_PIN },
+	{ "cleanup", no_argument, NULL, OPT_CLEANUP },
+	{ "min-age", required_argument, NULL, OPT_MIN_AGE },
+	{ "cleanup-path", required_argument, NULL, OPT_CLEANUP_PATH },
+	{ "ipv6", no_argument, NULL, OPT_IPV6 },
+	{ "addr6", required_argument, NULL, OPT_ADDR6 },
+	{ "net-batch", no_argument, NULL, OPT_NET_BATCH },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -104,10 +116,11 @@ static const struct option long_options[] = {
 /* Subcommands of DESIGN.md that this version does not have yet. */
 /* The options that mean something to `orphans`; any other is a usage error. */
 static const int orphans_options[] = { OPT_FORMAT, 'J', 'o', 'q', OPT_ALL, OPT_WATCH, OPT_INTERVAL,
-					OPT_TEXTFILE, 'h', 'V' };
+					OPT_TEXTFILE, OPT_CLEANUP, OPT_DRY_RUN, OPT_MIN_AGE,
+					OPT_CLEANUP_PATH, 'h', 'V' };
 
 /* sandboxtime bench NAME: the micro-benchmarks behind the numbers. */
-static const char *const bench_names[] = { "syscall" };
+static const char *const bench_names[] = { "syscall", "cpu" };
 
 void st_cli_usage(FILE *out)
 {
@@ -118,6 +131,7 @@ void st_cli_usage(FILE *out)
 	      " sandboxtime orphans [OPTIONS]           find network namespaces no process lives in any more\n"
 	      " sandboxtime netbench [OPTIONS]          TCP throughput and latency: loopback vs veth vs bridge\n"
 	      " sandboxtime bench syscall [OPTIONS]     syscall cost on the host, in a sandbox, with seccomp\n"
+	      " sandboxtime bench cpu [OPTIONS]         CPU and memcpy cost, with seccomp and SPEC_ALLOW\n"
 	      " sandboxtime --help | --version\n"
 	      "\n"
 	      "Measure what each layer of isolation costs: setup, ready, teardown and the\n"
@@ -134,6 +148,12 @@ void st_cli_usage(FILE *out)
 	      "                          /run/netns/NAME, or a process's) instead of making one\n"
 	      "     --addr=A.B.C.D/N   the sandbox's eth0 address (default: a free 10.213.x.y/30,\n"
 	      "                          or 10.214.x.2/24 with a bridge)\n"
+	      "     --ipv6             also give eth0 an IPv6 address from a free fd5b:7e1d:ab00::/48\n"
+	      "                          /64 and a default IPv6 route (veth and bridge)\n"
+	      "     --addr6=ADDR/N     eth0's IPv6 address, in fd00::/8 with N from 64 to 126\n"
+	      "                          (implies --ipv6)\n"
+	      "     --net-batch        configure eth0 inside with one netlink batch (one step,\n"
+	      "                          inside_batch) instead of one timed step per request\n"
 	      "     --bridge=NAME      join this existing bridge (root only) instead of a new one\n"
 	      "     --mtu=N            MTU of the veth pair and bridge (68 to 65535)\n"
 	      "     --net-steps-repeat=N\n"
@@ -179,19 +199,27 @@ void st_cli_usage(FILE *out)
 	      "                        set no_new_privs for the workload (default: true)\n"
 	      "     --seccomp=PROFILE  default (built in), none, or an OCI/Docker JSON profile file\n"
 	      "     --config=FILE      read an OCI runtime-spec config.json (options given here win)\n"
-	      "     --dry-run          cleanup: list what would be deleted, delete nothing\n"
+	      "     --dry-run          cleanup, orphans --cleanup: list what would be deleted,\n"
+	      "                          delete nothing\n"
 	      "     --all              orphans: also show the active namespaces in the table\n"
 	      "     --watch            orphans: scan again and again until SIGINT, SIGTERM or SIGHUP\n"
 	      "     --interval=SECONDS orphans --watch: seconds between scans, fractions allowed,\n"
 	      "                          0.1 to 86400 (default: 60)\n"
 	      "     --textfile=PATH    orphans: write the Prometheus text format to PATH atomically\n"
 	      "                          (node_exporter's textfile collector), each scan with --watch\n"
+	      "     --cleanup          orphans: as root, remove the orphans that only bind mounts\n"
+	      "                          hold (umount, then unlink an empty mount point file)\n"
+	      "     --min-age=SECONDS  orphans --cleanup: only orphans at least that old, by their\n"
+	      "                          mount point file's ctime (default: 60)\n"
+	      "     --cleanup-path=DIR orphans --cleanup: may act under DIR too, besides /run/netns\n"
+	      "                          and /var/run/netns (repeatable, up to 8)\n"
 	      " -h, --help             display this help\n"
 	      " -V, --version          display version\n"
 	      "\n"
 	      "Exit status: CMD's own; 128+N if it was killed by signal N; 125 if sandboxtime\n"
 	      "failed; 126 if CMD could not be executed; 127 if CMD was not found.\n"
-	      "orphans: 0 if no orphan was found, 1 if one was, 125 if the scan failed.\n"
+	      "orphans: 0 if no orphan was found, 1 if one was, 125 if the scan failed;\n"
+	      "with --cleanup: 0 if no orphan is left, 1 if one is (skipped, failed, --dry-run).\n"
 	      "\n"
 	      "For more details see sandboxtime(1).\n",
 	      out);
@@ -212,6 +240,7 @@ static void set_defaults(struct st_opts *o)
 	o->kill_after_s = 10;
 	o->format = ST_FORMAT_TABLE;
 	o->rr = -1;
+	o->min_age_s = 60;
 }
 
 static int parse_count(const char *what, const char *text, uint64_t min, uint64_t max,
@@ -308,6 +337,16 @@ static int parse_option(int c, const char *arg, struct st_opts *o, struct st_err
 	case OPT_ADDR:
 		o->addr = arg;
 		return 0;
+	case OPT_IPV6:
+		o->ipv6 = 1;
+		return 0;
+	case OPT_ADDR6:
+		o->ipv6 = 1;
+		o->addr6_given = 1;
+		return st_net_parse_addr6(arg, &o->addr6, err);
+	case OPT_NET_BATCH:
+		o->net_batch = 1;
+		return 0;
 	case OPT_BRIDGE:
 		o->bridge = arg;
 		return st_net_validate_ifname("--bridge", arg, err);
@@ -379,6 +418,19 @@ static int parse_option(int c, const char *arg, struct st_opts *o, struct st_err
 			return st_error_usage(err, "--textfile: empty file name");
 		o->textfile = arg;
 		return 0;
+	case OPT_CLEANUP:
+		o->cleanup = 1;
+		return 0;
+	case OPT_MIN_AGE:
+		o->min_age_given = 1;
+		return parse_count("--min-age", arg, 0, 315360000u, &o->min_age_s, err);
+	case OPT_CLEANUP_PATH:
+		if (!*arg)
+			return st_error_usage(err, "--cleanup-path: empty directory name");
+		if (o->ncleanup_paths == ST_MAX_CLEANUP_PATHS)
+			return st_error_usage(err, "--cleanup-path: at most %d directories", ST_MAX_CLEANUP_PATHS);
+		o->cleanup_paths[o->ncleanup_paths++] = arg;
+		return 0;
 	case OPT_CONFIG:
 		if (!*arg)
 			return st_error_usage(err, "--config: empty file name");
@@ -411,6 +463,14 @@ static int check_net_options(const struct st_opts *o, struct st_error *err)
 		return st_error_usage(err, "--bridge needs --net=bridge");
 	if (o->net_steps_repeat && !wired)
 		return st_error_usage(err, "--net-steps-repeat needs --net=veth or --net=bridge");
+	if (o->ipv6 && !wired)
+		return st_error_usage(err, "--%s needs --net=veth or --net=bridge",
+				      o->addr6_given ? "addr6" : "ipv6");
+	/* The kernel keeps IPv6 off a link under 1280 bytes (RFC 8200's minimum). */
+	if (o->ipv6 && o->mtu && o->mtu < 1280)
+		return st_error_usage(err, "--mtu=%u: IPv6 needs an MTU of 1280 or more (--ipv6, --addr6)", o->mtu);
+	if (o->net_batch && !wired)
+		return st_error_usage(err, "--net-batch needs --net=veth or --net=bridge");
 	return 0;
 }
 
@@ -438,12 +498,12 @@ static int parse_command(int argc, char **argv, struct st_opts *o, int *first,
 		o->command = ST_CMD_BENCH;
 		*first = 3;
 		if (argc < 3 || argv[2][0] == '-')
-			return st_error_usage(err, "bench: which benchmark? (known: syscall)");
+			return st_error_usage(err, "bench: which benchmark? (known: syscall, cpu)");
 		for (size_t i = 0; i < ARRAY_SIZE(bench_names); i++)
 			if (strcmp(argv[2], bench_names[i]) == 0)
 				o->bench = bench_names[i];
 		if (!o->bench)
-			return st_error_usage(err, "bench: unknown benchmark '%s' (known: syscall)", argv[2]);
+			return st_error_usage(err, "bench: unknown benchmark '%s' (known: syscall, cpu)", argv[2]);
 		return 0;
 	}
 	if (strcmp(argv[1], "layers") == 0 || strcmp(argv[1], "cleanup") == 0) {
@@ -514,8 +574,12 @@ static int parse_operands(int argc, char **argv, int ind, int value_index, struc
 {
 	int dashdash = ind > 1 && strcmp(argv[ind - 1], "--") == 0 && ind - 1 != value_index;
 
-	if (o->dry_run && o->command != ST_CMD_CLEANUP)
-		return st_error_usage(err, "--dry-run applies to cleanup only");
+	if (o->cleanup && o->command != ST_CMD_ORPHANS)
+		return st_error_usage(err, "--cleanup applies to orphans only (sandboxtime orphans --cleanup)");
+	if (o->dry_run && o->command != ST_CMD_CLEANUP && !o->cleanup)
+		return st_error_usage(err, "--dry-run applies to cleanup and orphans --cleanup only");
+	if ((o->min_age_given || o->ncleanup_paths) && !o->cleanup)
+		return st_error_usage(err, "--min-age and --cleanup-path need orphans --cleanup");
 	if (o->all && o->command != ST_CMD_ORPHANS)
 		return st_error_usage(err, "--all applies to orphans only");
 	if (o->format == ST_FORMAT_PROMETHEUS && o->command != ST_CMD_ORPHANS && o->command != ST_CMD_NETBENCH)
@@ -527,6 +591,8 @@ static int parse_operands(int argc, char **argv, int ind, int value_index, struc
 			return st_error_usage(err, "--interval needs --watch");
 		if (o->output && (o->watch || o->textfile))
 			return st_error_usage(err, "orphans: -o writes one report: use --textfile=PATH with --watch");
+		if (o->cleanup && (o->watch || o->textfile))
+			return st_error_usage(err, "orphans --cleanup acts once and reports on standard output or -o: not with --watch or --textfile");
 		if (o->watch && o->interval_s <= 0)
 			o->interval_s = 60.0;
 		return 0;
@@ -616,7 +682,7 @@ int st_cli_parse(int argc, char **argv, struct st_opts *o, struct st_error *err)
 		if (optarg && optarg == args[optind - 1])
 			value_index = optind - 1 + first - 1;
 		if (o->command == ST_CMD_ORPHANS && !orphans_option(c))
-			return st_error_usage(err, "orphans: option '%s' does not apply (orphans takes --format, -J, -o, --all, -q, --watch, --interval, --textfile)",
+			return st_error_usage(err, "orphans: option '%s' does not apply (orphans takes --format, -J, -o, --all, -q, --watch, --interval, --textfile, --cleanup, --dry-run, --min-age, --cleanup-path)",
 					      args[optarg && optarg == args[optind - 1] ? optind - 2 : optind - 1]);
 		ret = parse_option(c, optarg, o, err);
 		if (ret < 0)

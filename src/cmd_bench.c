@@ -14,7 +14,7 @@ int st_cmd_bench(const struct st_opts *o, int *exit_code, struct st_error *err)
 	/* The session pins the CPU, opens -o and decides the sandbox's layers. */
 	ret = st_session_prepare(&s, o, err);
 	if (ret == 0)
-		ret = st_bench_syscall_prepare(&b, s.report.mask, o->repeat, err);
+		ret = st_bench_syscall_prepare(&b, o->bench, s.report.mask, o->repeat, err);
 	if (ret == 0)
 		ret = st_bench_syscall_run(&b, err);
 	if (ret == 0) {

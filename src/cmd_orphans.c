@@ -9,6 +9,8 @@
 
 #include "sandboxtime/cmd.h"
 #include "sandboxtime/orphans.h"
+#include "sandboxtime/orphans_cleanup.h"
+#include "sandboxtime/host.h"
 #include "sandboxtime/report.h"
 #include "sandboxtime/signals.h"
 
@@ -101,16 +103,25 @@ static int textfile_write(const struct st_orphans_report *r, double scan_time_s,
 	return ret;
 }
 
-/* One scan and its report: the textfile, or the chosen format on @out. */
+/*
+ * One scan and its report: the textfile, or the chosen format on @out. With
+ * @cleanup, the orphans are removed (or, --dry-run, listed) between the scan
+ * and the report, which tells what was done to each.
+ */
 static int scan_and_report(const struct st_opts *o, FILE *out, int warn, struct st_orphans *scan,
-			   struct st_error *err)
+			   struct st_cleanup *cleanup, struct st_error *err)
 {
-	struct st_orphans_report r = { .opts = o, .scan = scan };
+	struct st_orphans_report r = { .opts = o, .scan = scan, .cleanup = cleanup };
 	double start = clock_s(CLOCK_MONOTONIC), scan_s, scan_time_s;
 	int ret = st_orphans_scan(scan, err);
 
 	if (ret < 0)
 		return ret;
+	if (cleanup) {
+		ret = st_orphans_cleanup(cleanup, scan, err);
+		if (ret < 0)
+			return ret;
+	}
 	scan_s = clock_s(CLOCK_MONOTONIC) - start;
 	scan_time_s = clock_s(CLOCK_REALTIME);
 	if (warn && scan->unreadable_processes && !o->quiet)
@@ -181,7 +192,7 @@ static int watch(const struct st_opts *o, int *exit_code, struct st_error *err)
 
 		if (sig && stop_signal(sig))
 			break;
-		if (scan_and_report(o, stdout, first, &scan, &one) < 0) {
+		if (scan_and_report(o, stdout, first, &scan, NULL, &one) < 0) {
 			st_error_format(&one, line, sizeof(line));
 			fprintf(stderr, "sandboxtime: %s (scanning again in %g s)\n", line, o->interval_s);
 		}
@@ -202,6 +213,10 @@ static int watch(const struct st_opts *o, int *exit_code, struct st_error *err)
 int st_cmd_orphans(const struct st_opts *o, int *exit_code, struct st_error *err)
 {
 	struct st_orphans scan __attribute__((cleanup(st_orphans_free))) = { 0 };
+	struct st_cleanup cleanup __attribute__((cleanup(st_cleanup_free))) = {
+		.dry_run = o->dry_run,
+		.min_age_s = o->min_age_s,
+	};
 	_cleanup_(closefilep) FILE *file = NULL;
 	FILE *out = stdout;
 	int ret;
@@ -209,6 +224,17 @@ int st_cmd_orphans(const struct st_opts *o, int *exit_code, struct st_error *err
 	*exit_code = ST_EXIT_FAILURE;
 	if (o->watch)
 		return watch(o, exit_code, err);
+	if (o->cleanup) {
+		/* Without root the scan cannot see every process that may live in a namespace. */
+		if (st_host_is_rootless())
+			return st_error_set(err, EPERM,
+					    "orphans --cleanup needs root: it unmounts, and only "
+					    "root sees every process that may live in a namespace "
+					    "(without --cleanup, orphans lists them)");
+		ret = st_cleanup_roots(&cleanup, o->cleanup_paths, o->ncleanup_paths, err);
+		if (ret < 0)
+			return ret;
+	}
 	if (o->textfile) {
 		ret = textfile_probe(o->textfile, err);
 		if (ret < 0)
@@ -220,7 +246,7 @@ int st_cmd_orphans(const struct st_opts *o, int *exit_code, struct st_error *err
 			return st_error_set(err, errno, "orphans: -o %s", o->output);
 		out = file;
 	}
-	ret = scan_and_report(o, out, 1, &scan, err);
+	ret = scan_and_report(o, out, 1, &scan, o->cleanup ? &cleanup : NULL, err);
 	if (ret < 0)
 		return ret;
 	if (file) {
@@ -229,6 +255,10 @@ int st_cmd_orphans(const struct st_opts *o, int *exit_code, struct st_error *err
 		if (fclose(f) == EOF)
 			return st_error_set(err, errno, "orphans: writing %s", o->output);
 	}
-	*exit_code = scan.orphans ? ST_EXIT_ORPHANS_FOUND : ST_EXIT_OK;
+	/* --cleanup: the status says whether an orphan is left, for the next cron run to act on. */
+	if (o->cleanup)
+		*exit_code = cleanup.left ? ST_EXIT_ORPHANS_FOUND : ST_EXIT_OK;
+	else
+		*exit_code = scan.orphans ? ST_EXIT_ORPHANS_FOUND : ST_EXIT_OK;
 	return 0;
 }

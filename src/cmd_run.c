@@ -30,7 +30,7 @@ static int compile_filter(const struct st_opts *o, const struct st_oci *oci, uin
 	if (!json)
 		return st_error_set(err, ENOMEM, "--config: linux.seccomp");
 	snprintf(name, sizeof(name), "%s: .linux.seccomp", o->config);
-	return st_seccomp_compile_json(json, strlen(json), name, caps, sc, err);
+	return st_seccomp_compile_cached_json(json, strlen(json), name, caps, sc, err);
 }
 
 static int prepare_hardening(const struct st_opts *o, const struct st_oci *oci, struct st_hardening *h,
@@ -132,6 +132,16 @@ int st_cmd_run(const struct st_opts *cli, int *exit_code, struct st_error *err)
 	if (ret < 0)
 		return ret;
 	ret = st_session_prepare(&s, o, err);
+	/* root and mounts are the mount layer's work: without it they would land on the host. */
+	if (ret == 0 && (oci.mounts.root || oci.mounts.n || oci.mounts.readonly) &&
+	    !(s.report.mask & ST_LAYER_BIT(ST_LAYER_MOUNT)))
+		ret = st_error_usage(err,
+				     "%s: %s: needs a mount namespace: add {\"type\": \"mount\"} "
+				     "to .linux.namespaces (or mount to --ns)",
+				     o->config,
+				     oci.mounts.n      ? ".mounts"
+				     : oci.mounts.root ? ".root.path"
+						       : ".root.readonly");
 	for (size_t i = 0; i < notes.nerrors; i++)
 		st_report_add_error(&s.report, "%s", notes.errors[i]);
 	/* Names and addresses are checked before measuring, so bad input costs nothing. */
@@ -156,7 +166,7 @@ int st_cmd_run(const struct st_opts *cli, int *exit_code, struct st_error *err)
 	if (ret == 0 && o->repeat > 0)
 		ret = st_session_measure(&s, err);
 	if (ret == 0 && o->net_steps_repeat) {
-		ret = st_net_steps_measure(net.mode, net.mtu, o->net_steps_repeat, s.report.host.rootless,
+		ret = st_net_steps_measure(net.mode, net.mtu, net.ipv6, net.batch, o->net_steps_repeat, s.report.host.rootless,
 					   &net_steps, err);
 		s.report.net_steps = &net_steps;
 	}
@@ -174,6 +184,7 @@ int st_cmd_run(const struct st_opts *cli, int *exit_code, struct st_error *err)
 	cfg.exec.cwd = oci.cwd;
 	cfg.mask = s.report.mask;
 	cfg.net = &net;
+	cfg.mounts = &oci.mounts;
 	ret = st_sandbox_run(&cfg, &steps, &w, err);
 	/* Not probed yet (--repeat=0): find which layer failed, and why. */
 	if (ret < 0 && w.clone_errno && o->repeat == 0) {

@@ -7,6 +7,7 @@
 
 #include "sandboxtime/compiler.h"
 #include "sandboxtime/host.h"
+#include "sandboxtime/spawn.h"
 #include "sandboxtime/util.h"
 
 int st_host_is_rootless(void)
@@ -82,4 +83,5 @@ void st_host_collect(struct st_host *h)
 	read_cpuinfo(h);
 	h->rcu_expedited = st_read_file("/sys/kernel/rcu_expedited", buf, sizeof(buf)) > 0 ? atoi(buf) : -1;
 	snprintf(h->cgroup, sizeof(h->cgroup), "%s", cgroup_mode());
+	h->clone_call = st_clone_call();
 }

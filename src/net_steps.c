@@ -56,15 +56,42 @@ static void holder_end(struct holder *h)
 	h->pid = -1;
 }
 
-/* One wiring and unwiring of a fresh namespace, every step timed into r->steps. */
+/* A netlink socket in the network namespace @netns_fd; the caller stays where it was. */
+static int nl_open_in(int netns_fd, struct st_nl **nl, struct st_error *err)
+{
+	_cleanup_close_ int own = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+	int ret;
+
+	if (own < 0)
+		return st_error_set(err, errno, "net steps: opening own network namespace");
+	if (setns(netns_fd, CLONE_NEWNET) < 0)
+		return st_error_set(err, errno, "net steps: entering the sandbox's stand-in");
+	ret = st_nl_open(nl, err);
+	if (setns(own, CLONE_NEWNET) < 0 && ret == 0) {
+		st_nl_closep(nl);
+		ret = st_error_set(err, errno, "net steps: returning to the lab");
+	}
+	return ret;
+}
+
+/*
+ * One wiring and unwiring of a fresh namespace, every step timed into
+ * r->steps: the outside, then the inside through a socket opened there
+ * beforehand (as the sandbox opens its own before its first step).
+ */
 static int one_round(struct st_nl *nl, const struct st_net_plan *p, struct round *r)
 {
 	struct holder h = { .pid = -1, .netns_fd = -1, .release = -1 };
 	struct st_net_made made = { 0, 0 };
+	_cleanup_(st_nl_closep) struct st_nl *inside = NULL;
 	int ret = holder_start(&h, &r->err);
 
 	if (ret == 0)
 		ret = st_net_setup_outside(nl, p, h.netns_fd, &made, &r->steps, &r->err);
+	if (ret == 0)
+		ret = nl_open_in(h.netns_fd, &inside, &r->err);
+	if (ret == 0)
+		ret = st_net_setup_inside_nl(inside, p, &r->steps, &r->err);
 	/* Always unwired, and timed: the delete is what the kernel makes expensive. */
 	if (st_net_teardown_outside(nl, p, &made, &r->steps, ret < 0 ? &(struct st_error){ 0 } : &r->err) < 0 &&
 	    ret == 0)
@@ -109,7 +136,7 @@ static struct st_samples *samples_of(struct st_net_steps *s, const char *name)
 	return &s->step[s->n++].us;
 }
 
-int st_net_steps_measure(enum st_net_mode mode, unsigned int mtu, unsigned int repeat, int rootless,
+int st_net_steps_measure(enum st_net_mode mode, unsigned int mtu, int ipv6, int batch, unsigned int repeat, int rootless,
 			 struct st_net_steps *out, struct st_error *err)
 {
 	_cleanup_close_ int go_rd = -1, go_wr = -1, out_rd = -1, out_wr = -1;
@@ -126,7 +153,14 @@ int st_net_steps_measure(enum st_net_mode mode, unsigned int mtu, unsigned int r
 	/* Names and addresses of the lab: nothing outside it can see them. */
 	snprintf(p.host_if, sizeof(p.host_if), "lab0");
 	snprintf(p.bridge, sizeof(p.bridge), "labbr0");
-	if (st_ip4_parse("lab", mode == ST_NET_BRIDGE ? "10.218.0.1/24" : "10.218.0.1/30", &p.outside, err) < 0)
+	if (st_ip4_parse("lab", mode == ST_NET_BRIDGE ? "10.218.0.1/24" : "10.218.0.1/30", &p.outside, err) < 0 ||
+	    st_ip4_parse("lab", mode == ST_NET_BRIDGE ? "10.218.0.2/24" : "10.218.0.2/30", &p.inside, err) < 0)
+		return -EINVAL;
+	p.batch = batch;
+	/* --ipv6: the outside end's IPv6 address is one step more, timed too. */
+	p.ipv6 = ipv6;
+	if (ipv6 && (st_ip6_parse("lab", "fd5b:7e1d:abff::1/64", &p.outside6, err) < 0 ||
+		     st_ip6_parse("lab", "fd5b:7e1d:abff::2/64", &p.inside6, err) < 0))
 		return -EINVAL;
 	if (pipe2(fds, O_CLOEXEC) < 0)
 		return st_error_set(err, errno, "net steps: pipe");

@@ -16,6 +16,7 @@
 #include <sys/time.h>
 
 #include "sandboxtime/ip4.h"
+#include "sandboxtime/ip6.h"
 #include "sandboxtime/nl.h"
 
 #define NL_TIMEOUT_S 5
@@ -295,12 +296,17 @@ struct nlmsghdr *st_nl_msg_link_up(void *buf, uint32_t seq, const char *ifname, 
 	return nlh;
 }
 
+static void what_link_up(char *what, size_t len, const char *ifname)
+{
+	snprintf(what, len, "set %s up", ifname);
+}
+
 int st_nl_link_set_up(struct st_nl *nl, const char *ifname, int no_forwarding,
 		      struct st_error *err)
 {
 	char what[64];
 
-	snprintf(what, sizeof(what), "set %s up", ifname);
+	what_link_up(what, sizeof(what), ifname);
 	return nl_talk(nl, st_nl_msg_link_up(nl->buf, ++nl->seq, ifname, no_forwarding), what, err);
 }
 
@@ -470,7 +476,7 @@ int st_nl_link_list(struct st_nl *nl, st_nl_link_fn fn, void *data, struct st_er
 	return nl_talk_cb(nl, nlh, list_cb, &ctx, "list links", err);
 }
 
-static int link_index(struct st_nl *nl, const char *ifname, struct st_error *err)
+int st_nl_link_index(struct st_nl *nl, const char *ifname, struct st_error *err)
 {
 	int index, ret = st_nl_link_get(nl, ifname, &index, NULL, 0, err);
 
@@ -480,7 +486,7 @@ static int link_index(struct st_nl *nl, const char *ifname, struct st_error *err
 int st_nl_link_set_master(struct st_nl *nl, const char *ifname, const char *master,
 			  struct st_error *err)
 {
-	int master_index = link_index(nl, master, err);
+	int master_index = st_nl_link_index(nl, master, err);
 	struct nlmsghdr *nlh;
 	char what[64];
 
@@ -513,16 +519,27 @@ struct nlmsghdr *st_nl_msg_addr(void *buf, uint32_t seq, int index, const struct
 	return nlh;
 }
 
+/* "add address 10.213.0.2/30 to eth0": what an error about this request says. */
+static void what_addr(char *what, size_t len, int family, const void *a, const char *ifname)
+{
+	char text[INET6_ADDRSTRLEN + 4];
+
+	if (family == AF_INET)
+		st_ip4_format(a, text, sizeof(text));
+	else
+		st_ip6_format(a, text, sizeof(text));
+	snprintf(what, len, "add address %s to %s", text, ifname);
+}
+
 int st_nl_addr_add(struct st_nl *nl, const char *ifname, const struct st_ip4 *a,
 		   struct st_error *err)
 {
-	int index = link_index(nl, ifname, err);
-	char what[96], text[32];
+	int index = st_nl_link_index(nl, ifname, err);
+	char what[96];
 
 	if (index < 0)
 		return index;
-	st_ip4_format(a, text, sizeof(text));
-	snprintf(what, sizeof(what), "add address %s to %s", text, ifname);
+	what_addr(what, sizeof(what), AF_INET, a, ifname);
 	return nl_talk(nl, st_nl_msg_addr(nl->buf, ++nl->seq, index, a), what, err);
 }
 
@@ -560,7 +577,7 @@ int st_nl_addr_get(struct st_nl *nl, const char *ifname, struct st_ip4 *a, struc
 	char what[64];
 	int ret;
 
-	q.index = link_index(nl, ifname, err);
+	q.index = st_nl_link_index(nl, ifname, err);
 	if (q.index < 0)
 		return q.index;
 	nlh = nl_prepare_dump(nl, RTM_GETADDR);
@@ -572,6 +589,56 @@ int st_nl_addr_get(struct st_nl *nl, const char *ifname, struct st_ip4 *a, struc
 		return ret;
 	if (!q.found)
 		return st_error_set(err, ENOENT, "%s has no IPv4 address", ifname);
+	return 0;
+}
+
+struct addr6_query {
+	int index;
+	int found;
+	struct st_ip6 *out;
+};
+
+/* The first global-scope IPv6 address of the link: link-local ones cannot be a gateway's. */
+static int addr6_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct ifaddrmsg *ifa = mnl_nlmsg_get_payload(nlh);
+	struct addr6_query *q = data;
+	struct nlattr *attr;
+
+	if (nlh->nlmsg_type != RTM_NEWADDR || ifa->ifa_family != AF_INET6 || q->found ||
+	    (int)ifa->ifa_index != q->index || ifa->ifa_scope != RT_SCOPE_UNIVERSE)
+		return MNL_CB_OK;
+	mnl_attr_for_each(attr, nlh, sizeof(*ifa)) {
+		if (mnl_attr_get_type(attr) == IFA_ADDRESS &&
+		    mnl_attr_get_payload_len(attr) == sizeof(struct in6_addr)) {
+			memcpy(&q->out->addr, mnl_attr_get_payload(attr), sizeof(struct in6_addr));
+			q->out->prefix = ifa->ifa_prefixlen;
+			q->found = 1;
+		}
+	}
+	return MNL_CB_OK;
+}
+
+int st_nl_addr6_get(struct st_nl *nl, const char *ifname, struct st_ip6 *a, struct st_error *err)
+{
+	struct addr6_query q = { .out = a };
+	struct nlmsghdr *nlh;
+	struct rtgenmsg *g;
+	char what[64];
+	int ret;
+
+	q.index = st_nl_link_index(nl, ifname, err);
+	if (q.index < 0)
+		return q.index;
+	nlh = nl_prepare_dump(nl, RTM_GETADDR);
+	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+	g->rtgen_family = AF_INET6;
+	snprintf(what, sizeof(what), "list IPv6 addresses of %s", ifname);
+	ret = nl_talk_cb(nl, nlh, addr6_cb, &q, what, err);
+	if (ret < 0)
+		return ret;
+	if (!q.found)
+		return st_error_set(err, ENOENT, "%s has no global IPv6 address", ifname);
 	return 0;
 }
 
@@ -591,21 +658,93 @@ struct nlmsghdr *st_nl_msg_default_route(void *buf, uint32_t seq, int index, str
 	return nlh;
 }
 
+static void what_route(char *what, size_t len, int family, const void *gateway, const char *ifname)
+{
+	char gw[INET6_ADDRSTRLEN];
+
+	inet_ntop(family, gateway, gw, sizeof(gw));
+	snprintf(what, len, "add default %sroute via %s dev %s", family == AF_INET6 ? "IPv6 " : "", gw,
+		 ifname);
+}
+
 int st_nl_route_add_default(struct st_nl *nl, const char *ifname, struct in_addr gateway,
 			    struct st_error *err)
 {
-	int index = link_index(nl, ifname, err);
-	char what[96], gw[INET_ADDRSTRLEN];
+	int index = st_nl_link_index(nl, ifname, err);
+	char what[96];
 
 	if (index < 0)
 		return index;
-	inet_ntop(AF_INET, &gateway, gw, sizeof(gw));
-	snprintf(what, sizeof(what), "add default route via %s dev %s", gw, ifname);
+	what_route(what, sizeof(what), AF_INET, &gateway, ifname);
 	return nl_talk(nl, st_nl_msg_default_route(nl->buf, ++nl->seq, index, gateway), what, err);
 }
 
+struct nlmsghdr *st_nl_msg_addr6(void *buf, uint32_t seq, int index, const struct st_ip6 *a)
+{
+	struct nlmsghdr *nlh = msg_start(buf, seq, RTM_NEWADDR, NLM_F_CREATE | NLM_F_EXCL);
+	struct ifaddrmsg *ifa = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifa));
+
+	ifa->ifa_family = AF_INET6;
+	ifa->ifa_prefixlen = (unsigned char)a->prefix;
+	/*
+	 * No duplicate address detection: the block is ours and checked free,
+	 * and DAD would keep the address tentative (unusable) for ~1-2 s
+	 * (dad_transmits x retrans_time) after the link comes up.
+	 */
+	ifa->ifa_flags = IFA_F_NODAD;
+	ifa->ifa_scope = RT_SCOPE_UNIVERSE;
+	ifa->ifa_index = (unsigned int)index;
+	mnl_attr_put(nlh, IFA_LOCAL, sizeof(a->addr), &a->addr);
+	mnl_attr_put(nlh, IFA_ADDRESS, sizeof(a->addr), &a->addr);
+	return nlh;
+}
+
+int st_nl_addr6_add(struct st_nl *nl, const char *ifname, const struct st_ip6 *a,
+		    struct st_error *err)
+{
+	int index = st_nl_link_index(nl, ifname, err);
+	char what[96];
+
+	if (index < 0)
+		return index;
+	what_addr(what, sizeof(what), AF_INET6, a, ifname);
+	return nl_talk(nl, st_nl_msg_addr6(nl->buf, ++nl->seq, index, a), what, err);
+}
+
+struct nlmsghdr *st_nl_msg_default_route6(void *buf, uint32_t seq, int index,
+					  const struct in6_addr *gateway)
+{
+	struct nlmsghdr *nlh = msg_start(buf, seq, RTM_NEWROUTE, NLM_F_CREATE | NLM_F_EXCL);
+	struct rtmsg *rtm = mnl_nlmsg_put_extra_header(nlh, sizeof(*rtm));
+
+	rtm->rtm_family = AF_INET6;
+	rtm->rtm_dst_len = 0;
+	rtm->rtm_table = RT_TABLE_MAIN;
+	rtm->rtm_protocol = RTPROT_STATIC;
+	rtm->rtm_scope = RT_SCOPE_UNIVERSE;
+	rtm->rtm_type = RTN_UNICAST;
+	mnl_attr_put(nlh, RTA_GATEWAY, sizeof(*gateway), gateway);
+	mnl_attr_put_u32(nlh, RTA_OIF, (uint32_t)index);
+	return nlh;
+}
+
+int st_nl_route6_add_default(struct st_nl *nl, const char *ifname, const struct in6_addr *gateway,
+			     struct st_error *err)
+{
+	int index = st_nl_link_index(nl, ifname, err);
+	char what[128];
+
+	if (index < 0)
+		return index;
+	what_route(what, sizeof(what), AF_INET6, gateway, ifname);
+	return nl_talk(nl, st_nl_msg_default_route6(nl->buf, ++nl->seq, index, gateway), what, err);
+}
+
+/* The network asked about, in either family. */
 struct in_use_query {
-	const struct st_ip4 *net;
+	int family;
+	const struct st_ip4 *net4;
+	const struct st_ip6 *net6;
 	int in_use;
 	char *what;
 	size_t what_len;
@@ -614,49 +753,71 @@ struct in_use_query {
 static void check_overlap(struct in_use_query *q, const void *addr, unsigned int prefix,
 			  const char *kind)
 {
-	struct st_ip4 other;
-	char text[32];
+	char text[INET6_ADDRSTRLEN + 4];
 
-	memcpy(&other.addr, addr, sizeof(other.addr));
-	other.prefix = prefix;
-	/* A default route (0.0.0.0/0) overlaps everything and says nothing: skip it. */
-	if (q->in_use || prefix == 0 || !st_ip4_overlap(q->net, &other))
+	/* A default route (::/0, 0.0.0.0/0) overlaps everything and says nothing: skip it. */
+	if (q->in_use || prefix == 0)
 		return;
+	if (q->family == AF_INET) {
+		struct st_ip4 other = { .prefix = prefix };
+
+		memcpy(&other.addr, addr, sizeof(other.addr));
+		if (!st_ip4_overlap(q->net4, &other))
+			return;
+		st_ip4_format(&other, text, sizeof(text));
+	} else {
+		struct st_ip6 other = { .prefix = prefix };
+
+		memcpy(&other.addr, addr, sizeof(other.addr));
+		if (!st_ip6_overlap(q->net6, &other))
+			return;
+		st_ip6_format(&other, text, sizeof(text));
+	}
 	q->in_use = 1;
-	st_ip4_format(&other, text, sizeof(text));
 	snprintf(q->what, q->what_len, "%s %s", kind, text);
+}
+
+static size_t addr_len(int family)
+{
+	return family == AF_INET ? sizeof(struct in_addr) : sizeof(struct in6_addr);
 }
 
 static int route_cb(const struct nlmsghdr *nlh, void *data)
 {
 	const struct rtmsg *rtm = mnl_nlmsg_get_payload(nlh);
+	struct in_use_query *q = data;
 	struct nlattr *attr;
 
-	if (nlh->nlmsg_type != RTM_NEWROUTE || rtm->rtm_family != AF_INET)
+	if (nlh->nlmsg_type != RTM_NEWROUTE || rtm->rtm_family != q->family)
 		return MNL_CB_OK;
 	mnl_attr_for_each(attr, nlh, sizeof(*rtm))
-		if (mnl_attr_get_type(attr) == RTA_DST && mnl_attr_get_payload_len(attr) == 4)
-			check_overlap(data, mnl_attr_get_payload(attr), rtm->rtm_dst_len, "route");
+		if (mnl_attr_get_type(attr) == RTA_DST &&
+		    mnl_attr_get_payload_len(attr) == addr_len(q->family))
+			check_overlap(q, mnl_attr_get_payload(attr), rtm->rtm_dst_len, "route");
 	return MNL_CB_OK;
 }
 
+/* IPv4 names the address IFA_LOCAL; IPv6 IFA_ADDRESS (IFA_LOCAL only with a peer). */
 static int addr_overlap_cb(const struct nlmsghdr *nlh, void *data)
 {
 	const struct ifaddrmsg *ifa = mnl_nlmsg_get_payload(nlh);
+	struct in_use_query *q = data;
 	struct nlattr *attr;
 
-	if (nlh->nlmsg_type != RTM_NEWADDR || ifa->ifa_family != AF_INET)
+	if (nlh->nlmsg_type != RTM_NEWADDR || ifa->ifa_family != q->family)
 		return MNL_CB_OK;
-	mnl_attr_for_each(attr, nlh, sizeof(*ifa))
-		if (mnl_attr_get_type(attr) == IFA_LOCAL && mnl_attr_get_payload_len(attr) == 4)
-			check_overlap(data, mnl_attr_get_payload(attr), ifa->ifa_prefixlen, "address");
+	mnl_attr_for_each(attr, nlh, sizeof(*ifa)) {
+		uint16_t type = mnl_attr_get_type(attr);
+
+		if ((type == IFA_LOCAL || (type == IFA_ADDRESS && q->family == AF_INET6)) &&
+		    mnl_attr_get_payload_len(attr) == addr_len(q->family))
+			check_overlap(q, mnl_attr_get_payload(attr), ifa->ifa_prefixlen, "address");
+	}
 	return MNL_CB_OK;
 }
 
-int st_nl_ip4_in_use(struct st_nl *nl, const struct st_ip4 *net, int *in_use, char *what,
-		     size_t what_len, struct st_error *err)
+static int ip_in_use(struct st_nl *nl, struct in_use_query *q, int *in_use, struct st_error *err)
 {
-	struct in_use_query q = { .net = net, .what = what, .what_len = what_len };
 	struct nlmsghdr *nlh;
 	struct rtmsg *rtm;
 	struct rtgenmsg *g;
@@ -665,17 +826,33 @@ int st_nl_ip4_in_use(struct st_nl *nl, const struct st_ip4 *net, int *in_use, ch
 	/* All tables: a policy-routing table can claim the range too. */
 	nlh = nl_prepare_dump(nl, RTM_GETROUTE);
 	rtm = mnl_nlmsg_put_extra_header(nlh, sizeof(*rtm));
-	rtm->rtm_family = AF_INET;
-	ret = nl_talk_cb(nl, nlh, route_cb, &q, "list routes", err);
-	if (ret == 0 && !q.in_use) {
+	rtm->rtm_family = (unsigned char)q->family;
+	ret = nl_talk_cb(nl, nlh, route_cb, q, "list routes", err);
+	if (ret == 0 && !q->in_use) {
 		nlh = nl_prepare_dump(nl, RTM_GETADDR);
 		g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
-		g->rtgen_family = AF_INET;
-		ret = nl_talk_cb(nl, nlh, addr_overlap_cb, &q, "list addresses", err);
+		g->rtgen_family = (unsigned char)q->family;
+		ret = nl_talk_cb(nl, nlh, addr_overlap_cb, q, "list addresses", err);
 	}
 	if (ret == 0)
-		*in_use = q.in_use;
+		*in_use = q->in_use;
 	return ret;
+}
+
+int st_nl_ip4_in_use(struct st_nl *nl, const struct st_ip4 *net, int *in_use, char *what,
+		     size_t what_len, struct st_error *err)
+{
+	struct in_use_query q = { .family = AF_INET, .net4 = net, .what = what, .what_len = what_len };
+
+	return ip_in_use(nl, &q, in_use, err);
+}
+
+int st_nl_ip6_in_use(struct st_nl *nl, const struct st_ip6 *net, int *in_use, char *what,
+		     size_t what_len, struct st_error *err)
+{
+	struct in_use_query q = { .family = AF_INET6, .net6 = net, .what = what, .what_len = what_len };
+
+	return ip_in_use(nl, &q, in_use, err);
 }
 
 struct nsid_query {
@@ -719,4 +896,163 @@ int st_nl_nsid_get(struct st_nl *nl, int netns_fd, int *nsid, struct st_error *e
 		return ret;
 	*nsid = q.nsid < 0 ? -1 : q.nsid;
 	return 0;
+}
+
+/*
+ * Batches: several requests in one sendmsg. rtnetlink runs them in order,
+ * each on its own, and acknowledges each (a failed one does not stop the
+ * ones after it); the acks come back one datagram each.
+ */
+void st_nl_batch_init(struct st_nl_batch *b, uint32_t first_seq)
+{
+	b->len = 0;
+	b->n = 0;
+	b->next_seq = first_seq;
+}
+
+void st_nl_batch_begin(struct st_nl *nl, struct st_nl_batch *b)
+{
+	st_nl_batch_init(b, nl->seq + 1);
+}
+
+/* The place of the next request, with its sequence number; NULL when full. */
+static void *batch_room(struct st_nl_batch *b, uint32_t *seq)
+{
+	if (b->n == ST_NL_BATCH_MAX || b->len + MNL_SOCKET_BUFFER_SIZE / 8 > sizeof(b->buf))
+		return NULL;
+	*seq = b->next_seq++;
+	b->seq[b->n] = *seq;
+	return b->buf + b->len;
+}
+
+static int batch_add(struct st_nl_batch *b, const struct nlmsghdr *nlh)
+{
+	b->len += MNL_ALIGN(nlh->nlmsg_len);
+	b->n++;
+	return 0;
+}
+
+static int batch_full(struct st_error *err)
+{
+	return st_error_set(err, ENOBUFS, "netlink: batch: more than %d requests", ST_NL_BATCH_MAX);
+}
+
+int st_nl_batch_link_up(struct st_nl_batch *b, const char *ifname,
+			int no_forwarding, struct st_error *err)
+{
+	uint32_t seq;
+	void *room = batch_room(b, &seq);
+
+	if (!room)
+		return batch_full(err);
+	what_link_up(b->what[b->n], sizeof(b->what[0]), ifname);
+	return batch_add(b, st_nl_msg_link_up(room, seq, ifname, no_forwarding));
+}
+
+int st_nl_batch_addr(struct st_nl_batch *b, int index, const char *ifname,
+		     const struct st_ip4 *a, struct st_error *err)
+{
+	uint32_t seq;
+	void *room = batch_room(b, &seq);
+
+	if (!room)
+		return batch_full(err);
+	what_addr(b->what[b->n], sizeof(b->what[0]), AF_INET, a, ifname);
+	return batch_add(b, st_nl_msg_addr(room, seq, index, a));
+}
+
+int st_nl_batch_addr6(struct st_nl_batch *b, int index, const char *ifname,
+		      const struct st_ip6 *a, struct st_error *err)
+{
+	uint32_t seq;
+	void *room = batch_room(b, &seq);
+
+	if (!room)
+		return batch_full(err);
+	what_addr(b->what[b->n], sizeof(b->what[0]), AF_INET6, a, ifname);
+	return batch_add(b, st_nl_msg_addr6(room, seq, index, a));
+}
+
+int st_nl_batch_route(struct st_nl_batch *b, int index, const char *ifname,
+		      struct in_addr gateway, struct st_error *err)
+{
+	uint32_t seq;
+	void *room = batch_room(b, &seq);
+
+	if (!room)
+		return batch_full(err);
+	what_route(b->what[b->n], sizeof(b->what[0]), AF_INET, &gateway, ifname);
+	return batch_add(b, st_nl_msg_default_route(room, seq, index, gateway));
+}
+
+int st_nl_batch_route6(struct st_nl_batch *b, int index, const char *ifname,
+		       const struct in6_addr *gateway, struct st_error *err)
+{
+	uint32_t seq;
+	void *room = batch_room(b, &seq);
+
+	if (!room)
+		return batch_full(err);
+	what_route(b->what[b->n], sizeof(b->what[0]), AF_INET6, gateway, ifname);
+	return batch_add(b, st_nl_msg_default_route6(room, seq, index, gateway));
+}
+
+int st_nl_batch_parse(struct st_nl_batch *b, const void *buf, size_t len, uint32_t portid,
+		      size_t *acked, int *first_error, struct st_error *err)
+{
+	const unsigned char *p = buf;
+	struct st_error later = { 0 };
+
+	if (!reply_framed(buf, len))
+		return st_error_set(err, EBADMSG, "netlink: batch: bad reply (a message overruns it)");
+	while (len >= sizeof(struct nlmsghdr)) {
+		const struct nlmsghdr *nlh = (const struct nlmsghdr *)p;
+		size_t n = MNL_ALIGN(nlh->nlmsg_len), i;
+		int ret;
+
+		for (i = 0; i < b->n && b->seq[i] != nlh->nlmsg_seq; i++)
+			;
+		if (i == b->n)
+			return st_error_set(err, EPROTO, "netlink: batch: a reply to no request of it (sequence %u)",
+					    nlh->nlmsg_seq);
+		/* The first failure is the one reported: later ones often follow from it. */
+		ret = st_nl_parse_reply(nlh, n, b->seq[i], portid, NULL, NULL, b->what[i],
+					*first_error ? &later : err);
+		if (ret <= 0)
+			(*acked)++;
+		if (ret < 0 && !*first_error)
+			*first_error = ret;
+		p += n;
+		len -= n;
+	}
+	return 0;
+}
+
+int st_nl_batch_send(struct st_nl *nl, struct st_nl_batch *b, struct st_error *err)
+{
+	size_t acked = 0;
+	int first_error = 0;
+	ssize_t n;
+
+	st_error_clear(err);
+	if (b->n == 0)
+		return 0;
+	/* Its numbers are spent: the socket's next request must not reuse one. */
+	if (b->next_seq - 1 > nl->seq)
+		nl->seq = b->next_seq - 1;
+	if (mnl_socket_sendto(nl->sock, b->buf, b->len) < 0)
+		return st_error_set(err, errno, "netlink: %s (and %zu more): send", b->what[0], b->n - 1);
+	while (acked < b->n) {
+		int ret;
+
+		n = mnl_socket_recvfrom(nl->sock, nl->buf, sizeof(nl->buf));
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return st_error_set(err, ETIMEDOUT, "netlink: batch: no answer from the kernel");
+		if (n < 0)
+			return st_error_set(err, errno, "netlink: batch: receive");
+		ret = st_nl_batch_parse(b, nl->buf, (size_t)n, nl->portid, &acked, &first_error, err);
+		if (ret < 0)
+			return ret;
+	}
+	return first_error;
 }

@@ -5,11 +5,13 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <unistd.h>
 #include <linux/nsfs.h>
 
 #include "sandboxtime/cli.h"
 #include "sandboxtime/nl.h"
 #include "sandboxtime/ns_net.h"
+#include "sandboxtime/util.h"
 
 /*
  * Default address pools: a /30 per sandbox for veth, a /24 per bridge. Picked
@@ -21,6 +23,17 @@
 #define BRIDGE_PREFIX 24
 #define POOL_PREFIX 16
 #define MAX_TRIES 1024
+
+/*
+ * IPv6: a /64 per sandbox (veth) or per bridge, in one /48 of the unique
+ * local block with a fixed, randomly drawn global ID (RFC 4193): subnet IDs
+ * 0x0000-0x7fff for veth, 0x8000-0xffff for bridges. Picked by pid and moved
+ * on like the IPv4 blocks.
+ */
+#define IP6_POOL "fd5b:7e1d:ab00::"
+#define IP6_PREFIX 64
+#define IP6_SUBNETS 0x8000u
+#define IP6_BRIDGE_FIRST 0x8000u
 
 const char *const st_net_mode_names[ST_NET_COUNT] = {
 	[ST_NET_NONE] = "none",
@@ -62,6 +75,197 @@ int st_net_validate_ifname(const char *opt, const char *name, struct st_error *e
 	if (strpbrk(name, "/: \t\n") || strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
 		return st_error_usage(err, "%s: '%s' is not a valid interface name", opt, name);
 	return 0;
+}
+
+int st_net_parse_addr6(const char *text, struct st_ip6 *out, struct st_error *err)
+{
+	struct st_ip6 net;
+	char t[64];
+	int ret = st_ip6_parse("--addr6", text, out, err);
+
+	if (ret < 0)
+		return ret;
+	st_ip6_format(out, t, sizeof(t));
+	if (!st_ip6_is_ula(&out->addr))
+		return st_error_usage(err, "--addr6: %s is not in fd00::/8 (unique local addresses, which no one routes on the Internet)",
+				      t);
+	if (out->prefix < 64 || out->prefix > 126)
+		return st_error_usage(err, "--addr6: /%u: use a prefix from 64 (one link) to 126 (room for a gateway)",
+				      out->prefix);
+	net = st_ip6_network(out);
+	if (memcmp(&net.addr, &out->addr, sizeof(net.addr)) == 0)
+		return st_error_usage(err, "--addr6: %s is the network's own address (subnet-router anycast)", t);
+	return 0;
+}
+
+/* "1" in a /proc/sys file; a file that is not there counts as "0". */
+static int sysctl_on(const char *path)
+{
+	char buf[16];
+
+	return st_read_file(path, buf, sizeof(buf)) > 0 && strcmp(buf, "0") != 0;
+}
+
+int st_net_ipv6_available(struct st_error *err)
+{
+	static const char *const knobs[] = { "all", "default" };
+
+	if (access("/proc/net/if_inet6", F_OK) < 0) {
+		st_error_set(err, EAFNOSUPPORT, "--ipv6: this kernel runs without IPv6 (no /proc/net/if_inet6)");
+		st_error_hint(err, "boot without ipv6.disable=1, or leave out --ipv6");
+		return -EAFNOSUPPORT;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(knobs); i++) {
+		char path[64];
+
+		snprintf(path, sizeof(path), "/proc/sys/net/ipv6/conf/%s/disable_ipv6", knobs[i]);
+		if (sysctl_on(path)) {
+			st_error_set(err, EAFNOSUPPORT, "--ipv6: IPv6 is disabled here (net.ipv6.conf.%s.disable_ipv6=1)",
+				     knobs[i]);
+			st_error_hint(err, "sysctl -w net.ipv6.conf.all.disable_ipv6=0 net.ipv6.conf.default.disable_ipv6=0, or leave out --ipv6");
+			return -EAFNOSUPPORT;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Root wires the host itself. Linux has no per-link switch that stops IPv6
+ * forwarding (conf/IF/forwarding only makes a link behave as a router's;
+ * force_forwarding, 6.17, can only turn it on): the host forwards what the
+ * sandbox sends whenever net.ipv6.conf.all.forwarding is 1. So refuse then.
+ */
+static int check_ipv6_forwarding(struct st_error *err)
+{
+	if (sysctl_on("/proc/sys/net/ipv6/conf/all/forwarding")) {
+		st_error_set(err, EPERM, "--ipv6: this host forwards IPv6 (net.ipv6.conf.all.forwarding=1), and Linux has no per-link switch to keep the sandbox's packets from being routed off the machine");
+		st_error_hint(err, "run without root (the outside is then a namespace sandboxtime makes), or leave out --ipv6");
+		return -EPERM;
+	}
+	if (sysctl_on("/proc/sys/net/ipv6/conf/default/force_forwarding")) {
+		st_error_set(err, EPERM, "--ipv6: new links forward IPv6 here (net.ipv6.conf.default.force_forwarding=1)");
+		st_error_hint(err, "run without root, or leave out --ipv6");
+		return -EPERM;
+	}
+	return 0;
+}
+
+/* The first address of @a's network that is not @a itself: the gateway. */
+static struct st_ip6 gateway6_for(const struct st_ip6 *a)
+{
+	struct st_ip6 gw = st_ip6_network(a);
+
+	gw.addr.s6_addr[15] |= 1;
+	if (memcmp(&gw.addr, &a->addr, sizeof(gw.addr)) == 0)
+		gw.addr.s6_addr[15] += 1;
+	return gw;
+}
+
+static int check_free6(struct st_nl *nl, const struct st_ip6 *a, struct st_error *err)
+{
+	struct st_ip6 net = st_ip6_network(a);
+	char what[96], text[64];
+	int in_use = 0, ret;
+
+	ret = st_nl_ip6_in_use(nl, &net, &in_use, what, sizeof(what), err);
+	if (ret < 0)
+		return ret;
+	if (!in_use)
+		return 0;
+	st_ip6_format(&net, text, sizeof(text));
+	return st_error_usage(err, "--addr6: %s overlaps %s on this host (choose another block)", text, what);
+}
+
+/* A /64 of the pool, from subnet ID @first on, that nothing on this host uses. */
+static int pick_block6(struct st_nl *nl, unsigned int first, struct st_ip6 *block,
+		       struct st_error *err)
+{
+	unsigned int start = (unsigned int)getpid() % IP6_SUBNETS;
+	char what[96];
+
+	for (unsigned int i = 0; i < IP6_SUBNETS && i < MAX_TRIES; i++) {
+		unsigned int subnet = first + (start + i) % IP6_SUBNETS;
+		int in_use = 0, ret;
+
+		inet_pton(AF_INET6, IP6_POOL, &block->addr);
+		block->addr.s6_addr[6] = (uint8_t)(subnet >> 8);
+		block->addr.s6_addr[7] = (uint8_t)subnet;
+		block->prefix = IP6_PREFIX;
+		ret = st_nl_ip6_in_use(nl, block, &in_use, what, sizeof(what), err);
+		if (ret < 0)
+			return ret;
+		if (!in_use)
+			return 0;
+	}
+	return st_error_set(err, EADDRINUSE, "--ipv6: the first %u /64 blocks of %s/48 all overlap a route or address here; choose one with --addr6",
+			    MAX_TRIES, IP6_POOL);
+}
+
+/*
+ * --bridge NAME --ipv6: the bridge's global IPv6 address is the gateway; it
+ * must be a unique local one (a joined bridge is not ours to check the
+ * routes of, but fd00::/8 is never routed on the Internet), and the
+ * sandbox's address lies in its block: --addr6, or one derived from the pid.
+ */
+static int plan_joined_bridge6(struct st_nl *nl, const struct st_opts *o, struct st_net_plan *p,
+			       struct st_error *err)
+{
+	char a[64], b[64];
+	int ret = st_nl_addr6_get(nl, o->bridge, &p->outside6, err);
+
+	if (ret < 0)
+		return st_error_wrap(err, "--ipv6: bridge %s needs a unique local IPv6 address (fd00::/8) to serve as gateway",
+				     o->bridge);
+	st_ip6_format(&p->outside6, b, sizeof(b));
+	if (!st_ip6_is_ula(&p->outside6.addr) || p->outside6.prefix < 64 || p->outside6.prefix > 126)
+		return st_error_usage(err, "--ipv6: bridge %s's IPv6 address %s is not in fd00::/8 with a prefix from 64 to 126",
+				      o->bridge, b);
+	if (!o->addr6_given) {
+		unsigned int host_bits = 128 - p->outside6.prefix;
+		uint32_t room = host_bits >= 32 ? UINT32_MAX - 2 : (1u << host_bits) - 3;
+		uint32_t host = 2 + (uint32_t)getpid() % room;
+
+		p->inside6 = st_ip6_network(&p->outside6);
+		for (int i = 0; i < 4; i++)
+			p->inside6.addr.s6_addr[15 - i] |= (uint8_t)(host >> (8 * i));
+		if (memcmp(&p->inside6.addr, &p->outside6.addr, sizeof(p->inside6.addr)) == 0)
+			p->inside6.addr.s6_addr[15] ^= 1; /* the other of a pair: still in the block */
+		return 0;
+	}
+	p->inside6 = o->addr6;
+	st_ip6_format(&p->inside6, a, sizeof(a));
+	if (memcmp(&p->inside6.addr, &p->outside6.addr, sizeof(p->inside6.addr)) == 0)
+		return st_error_usage(err, "--addr6: %s is the address of bridge %s itself (the sandbox's gateway)", a,
+				      o->bridge);
+	if (p->inside6.prefix != p->outside6.prefix || !st_ip6_overlap(&p->inside6, &p->outside6))
+		return st_error_usage(err, "--addr6: %s is not in the IPv6 subnet of bridge %s (%s)", a, o->bridge, b);
+	return 0;
+}
+
+static int plan_ipv6(struct st_nl *nl, const struct st_opts *o, int rootless, struct st_net_plan *p,
+		     struct st_error *err)
+{
+	int ret = st_net_ipv6_available(err);
+
+	if (ret == 0 && !rootless)
+		ret = check_ipv6_forwarding(err);
+	if (ret < 0)
+		return ret;
+	p->ipv6 = 1;
+	if (o->bridge)
+		return plan_joined_bridge6(nl, o, p, err);
+	if (o->addr6_given) {
+		p->inside6 = o->addr6;
+		ret = check_free6(nl, &p->inside6, err);
+	} else {
+		struct st_ip6 block;
+
+		ret = pick_block6(nl, o->net == ST_NET_BRIDGE ? IP6_BRIDGE_FIRST : 0, &block, err);
+		p->inside6 = block;
+		p->inside6.addr.s6_addr[15] = 2;
+	}
+	p->outside6 = gateway6_for(&p->inside6);
+	return ret;
 }
 
 static struct st_ip4 ip4_at(uint32_t host_order, unsigned int prefix)
@@ -273,8 +477,13 @@ int st_net_plan(const struct st_opts *o, int rootless, struct st_net_plan *p, st
 	ret = st_nl_open(&nl, err);
 	if (ret < 0)
 		return ret;
-	if (bridge && o->bridge)
-		return plan_joined_bridge(nl, o, rootless, p, err);
+	if (bridge && o->bridge) {
+		ret = plan_joined_bridge(nl, o, rootless, p, err);
+		if (ret == 0 && o->ipv6)
+			ret = plan_ipv6(nl, o, rootless, p, err);
+		p->batch = o->net_batch;
+		return ret;
+	}
 	if (o->addr) {
 		struct st_ip4 net = ip4_at(network_of(&p->inside), p->inside.prefix);
 
@@ -287,6 +496,9 @@ int st_net_plan(const struct st_opts *o, int rootless, struct st_net_plan *p, st
 		p->inside = ip4_at(network_of(&block) + 2, block.prefix);
 	}
 	p->outside = gateway_for(&p->inside);
+	if (ret == 0 && o->ipv6)
+		ret = plan_ipv6(nl, o, rootless, p, err);
+	p->batch = o->net_batch;
 	return ret;
 }
 
@@ -330,14 +542,21 @@ int st_net_setup_outside(struct st_nl *nl, const struct st_net_plan *p, int sand
 		made->bridge = ret == 0;
 		if (ret == 0)
 			ret = ST_TIMED_STEP(steps, err, "bridge_addr_add", st_nl_addr_add(nl, p->bridge, &p->outside, err));
+		if (ret == 0 && p->ipv6)
+			ret = ST_TIMED_STEP(steps, err, "bridge_addr6_add",
+					    st_nl_addr6_add(nl, p->bridge, &p->outside6, err));
 		/* No IPv4 forwarding on what we add to the host: nothing leaves the machine. */
 		if (ret == 0)
 			ret = ST_TIMED_STEP(steps, err, "bridge_up", st_nl_link_set_up(nl, p->bridge, 1, err));
 	}
 	if (ret == 0 && p->mode == ST_NET_BRIDGE)
 		ret = ST_TIMED_STEP(steps, err, "bridge_attach", st_nl_link_set_master(nl, p->host_if, p->bridge, err));
-	else if (ret == 0)
+	else if (ret == 0) {
 		ret = ST_TIMED_STEP(steps, err, "host_addr_add", st_nl_addr_add(nl, p->host_if, &p->outside, err));
+		if (ret == 0 && p->ipv6)
+			ret = ST_TIMED_STEP(steps, err, "host_addr6_add",
+					    st_nl_addr6_add(nl, p->host_if, &p->outside6, err));
+	}
 	if (ret == 0)
 		ret = ST_TIMED_STEP(steps, err, "host_link_up", st_nl_link_set_up(nl, p->host_if, 1, err));
 	return ret;
@@ -376,13 +595,40 @@ int st_net_teardown_outside(struct st_nl *nl, const struct st_net_plan *p,
 	return ret;
 }
 
-int st_net_setup_inside(const struct st_net_plan *p, struct st_steps *steps, struct st_error *err)
+/*
+ * --net-batch: the same requests as below after one lookup of eth0's index,
+ * in one sendmsg, timed as one step; a failure still names its request.
+ */
+static int setup_inside_batched(struct st_nl *nl, const struct st_net_plan *p, struct st_error *err)
 {
-	_cleanup_(st_nl_closep) struct st_nl *nl = NULL;
-	int ret = st_nl_open(&nl, err);
+	struct st_nl_batch b;
+	int index = st_nl_link_index(nl, ST_NET_INSIDE_IF, err);
+	int ret = index < 0 ? index : 0;
 
+	st_nl_batch_begin(nl, &b);
 	if (ret == 0)
-		ret = ST_TIMED_STEP(steps, err, "lo_up", st_nl_link_set_up(nl, "lo", 0, err));
+		ret = st_nl_batch_link_up(&b, "lo", 0, err);
+	if (ret == 0)
+		ret = st_nl_batch_addr(&b, index, ST_NET_INSIDE_IF, &p->inside, err);
+	if (ret == 0)
+		ret = st_nl_batch_link_up(&b, ST_NET_INSIDE_IF, 0, err);
+	if (ret == 0)
+		ret = st_nl_batch_route(&b, index, ST_NET_INSIDE_IF, p->outside.addr, err);
+	if (ret == 0 && p->ipv6)
+		ret = st_nl_batch_addr6(&b, index, ST_NET_INSIDE_IF, &p->inside6, err);
+	if (ret == 0 && p->ipv6)
+		ret = st_nl_batch_route6(&b, index, ST_NET_INSIDE_IF, &p->outside6.addr, err);
+	return ret < 0 ? ret : st_nl_batch_send(nl, &b, err);
+}
+
+int st_net_setup_inside_nl(struct st_nl *nl, const struct st_net_plan *p, struct st_steps *steps,
+			   struct st_error *err)
+{
+	int ret;
+
+	if (p->batch && st_net_wired(p->mode))
+		return ST_TIMED_STEP(steps, err, "inside_batch", setup_inside_batched(nl, p, err));
+	ret = ST_TIMED_STEP(steps, err, "lo_up", st_nl_link_set_up(nl, "lo", 0, err));
 	if (ret < 0 || !st_net_wired(p->mode))
 		return ret;
 	ret = ST_TIMED_STEP(steps, err, "addr_add", st_nl_addr_add(nl, ST_NET_INSIDE_IF, &p->inside, err));
@@ -391,5 +637,20 @@ int st_net_setup_inside(const struct st_net_plan *p, struct st_steps *steps, str
 	if (ret == 0)
 		ret = ST_TIMED_STEP(steps, err, "route_add",
 				    st_nl_route_add_default(nl, ST_NET_INSIDE_IF, p->outside.addr, err));
+	/* After link_up: the kernel refuses a route through a link that is down. */
+	if (ret == 0 && p->ipv6)
+		ret = ST_TIMED_STEP(steps, err, "addr6_add",
+				    st_nl_addr6_add(nl, ST_NET_INSIDE_IF, &p->inside6, err));
+	if (ret == 0 && p->ipv6)
+		ret = ST_TIMED_STEP(steps, err, "route6_add",
+				    st_nl_route6_add_default(nl, ST_NET_INSIDE_IF, &p->outside6.addr, err));
 	return ret;
+}
+
+int st_net_setup_inside(const struct st_net_plan *p, struct st_steps *steps, struct st_error *err)
+{
+	_cleanup_(st_nl_closep) struct st_nl *nl = NULL;
+	int ret = st_nl_open(&nl, err);
+
+	return ret < 0 ? ret : st_net_setup_inside_nl(nl, p, steps, err);
 }

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "sandboxtime/caps.h"
 #include "sandboxtime/layer.h"
@@ -18,10 +20,13 @@ static const struct {
 };
 
 /* What sandboxtime reads of each object; any other key is listed as ignored. */
-static const char *const known_top[] = { "ociVersion", "process", "hostname", "linux", "root" };
+static const char *const known_top[] = { "ociVersion", "process", "hostname",
+					 "linux",      "root",	  "mounts" };
 static const char *const known_process[] = { "args", "env", "cwd", "terminal", "capabilities",
 					     "noNewPrivileges" };
 static const char *const known_linux[] = { "namespaces", "seccomp" };
+static const char *const known_root[] = { "path", "readonly" };
+static const char *const known_mount[] = { "destination", "type", "source", "options" };
 
 static int _printf_(4, 5) bad(struct st_error *err, const char *file, const char *path, const char *fmt, ...)
 {
@@ -181,6 +186,168 @@ static int read_namespaces(json_t *a, const char *file, struct st_oci *o, struct
 	return 0;
 }
 
+/*
+ * A path of the bundle: relative ones are relative to the config file's
+ * directory, as the OCI runtime spec says of root.path and bind sources.
+ */
+static char *bundle_path(const char *file, const char *path)
+{
+	const char *slash = strrchr(file, '/');
+	char *out;
+
+	if (path[0] == '/' || !slash)
+		return strdup(path);
+	if (asprintf(&out, "%.*s/%s", (int)(slash - file), file, path) < 0)
+		return NULL;
+	return out;
+}
+
+static int read_root(json_t *root, const char *file, struct st_oci *o, struct st_error *err)
+{
+	json_t *path = json_object_get(root, "path"), *ro = json_object_get(root, "readonly");
+	_cleanup_free_ char *joined = NULL;
+	char real[PATH_MAX];
+	struct stat st;
+
+	if (!json_is_string(path))
+		return bad(err, file, ".root.path", "missing (the OCI runtime spec requires it)");
+	note_unknown_keys(o, root, "root.", known_root, ARRAY_SIZE(known_root));
+	if (ro && !json_is_boolean(ro))
+		return bad(err, file, ".root.readonly", "must be true or false");
+	joined = bundle_path(file, json_string_value(path));
+	if (!joined)
+		return st_error_set(err, ENOMEM, "%s", file);
+	if (!realpath(joined, real) || stat(real, &st) < 0)
+		return bad(err, file, ".root.path", "\"%s\": %s", joined, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return bad(err, file, ".root.path", "\"%s\" is not a directory", joined);
+	o->mounts.readonly = json_is_true(ro);
+	/* "/" is the host's own root: nothing to pivot into. */
+	if (strcmp(real, "/") != 0 && !(o->mounts.root = strdup(real)))
+		return st_error_set(err, ENOMEM, "%s", file);
+	return 0;
+}
+
+/* bind, by its type or (as runc reads it) by a bind or rbind option. */
+static int mount_type(json_t *m, const char *file, size_t i, enum st_mount_type *type,
+		      struct st_error *err)
+{
+	const char *t = json_string_value(json_object_get(m, "type"));
+	json_t *v;
+	char where[64];
+	size_t k;
+
+	snprintf(where, sizeof(where), ".mounts[%zu].type", i);
+	if (json_object_get(m, "type") && !t)
+		return bad(err, file, where, "must be a string");
+	json_array_foreach(json_object_get(m, "options"), k, v)
+	{
+		const char *opt = json_string_value(v);
+
+		if (opt && (strcmp(opt, "bind") == 0 || strcmp(opt, "rbind") == 0) &&
+		    (!t || strcmp(t, "bind") == 0 || strcmp(t, "none") == 0)) {
+			*type = ST_MOUNT_BIND;
+			return 0;
+		}
+	}
+	if (t && strcmp(t, "bind") == 0)
+		*type = ST_MOUNT_BIND;
+	else if (t && strcmp(t, "tmpfs") == 0)
+		*type = ST_MOUNT_TMPFS;
+	else if (t && strcmp(t, "proc") == 0)
+		*type = ST_MOUNT_PROC;
+	else
+		return bad(err, file, where,
+			   "type \"%s\" is not supported (sandboxtime mounts proc, tmpfs and bind)",
+			   t ? t : "(missing)");
+	return 0;
+}
+
+static int read_mount(json_t *m, const char *file, size_t i, struct st_oci *o, struct st_error *err)
+{
+	struct st_mount *out = &o->mounts.v[i];
+	json_t *dest = json_object_get(m, "destination"), *src = json_object_get(m, "source");
+	json_t *opts = json_object_get(m, "options"), *v;
+	char where[64], prefix[32];
+	size_t k;
+	int ret;
+
+	snprintf(where, sizeof(where), ".mounts[%zu]", i);
+	if (!json_is_object(m))
+		return bad(err, file, where, "must be an object");
+	snprintf(prefix, sizeof(prefix), "mounts[%zu].", i);
+	note_unknown_keys(o, m, prefix, known_mount, ARRAY_SIZE(known_mount));
+	snprintf(where, sizeof(where), ".mounts[%zu].destination", i);
+	if (!json_is_string(dest))
+		return bad(err, file, where, "missing (an absolute path)");
+	if (!st_mount_dest_ok(json_string_value(dest)) ||
+	    strspn(json_string_value(dest), "/") == strlen(json_string_value(dest)))
+		return bad(err, file, where,
+			   "\"%s\" must be an absolute path below / without . or .. (it would "
+			   "escape the root)",
+			   json_string_value(dest));
+	if (opts && !json_is_array(opts)) {
+		snprintf(where, sizeof(where), ".mounts[%zu].options", i);
+		return bad(err, file, where, "must be an array of strings");
+	}
+	ret = mount_type(m, file, i, &out->type, err);
+	if (ret < 0)
+		return ret;
+	if (!(out->dest = strdup(json_string_value(dest))))
+		return st_error_set(err, ENOMEM, "%s", file);
+	if (out->type == ST_MOUNT_BIND) {
+		snprintf(where, sizeof(where), ".mounts[%zu].source", i);
+		if (!json_is_string(src) || !json_string_value(src)[0])
+			return bad(err, file, where, "a bind mount needs a source path");
+		if (!(out->source = bundle_path(file, json_string_value(src))))
+			return st_error_set(err, ENOMEM, "%s", file);
+	}
+	json_array_foreach(opts, k, v)
+	{
+		snprintf(where, sizeof(where), ".mounts[%zu].options[%zu]", i, k);
+		if (!json_is_string(v))
+			return bad(err, file, where, "must be a string");
+		ret = st_mount_option(out, json_string_value(v));
+		if (ret == -E2BIG)
+			return bad(err, file, where, "the options are too long together");
+		if (ret < 0)
+			return bad(err, file, where,
+				   "option \"%s\" is not supported for a %s mount",
+				   json_string_value(v),
+				   out->type == ST_MOUNT_BIND	 ? "bind"
+				   : out->type == ST_MOUNT_TMPFS ? "tmpfs"
+								 : "proc");
+	}
+	return 0;
+}
+
+static int read_mounts(json_t *a, const char *file, struct st_oci *o, struct st_error *err)
+{
+	json_t *v;
+	size_t i;
+
+	if (!json_is_array(a))
+		return bad(err, file, ".mounts", "must be an array");
+	/* A mount that fails in the sandbox names its entry, as a bad one does here. */
+	o->mounts.file = strdup(file);
+	if (!o->mounts.file)
+		return st_error_set(err, ENOMEM, "%s", file);
+	o->mounts.v = calloc(json_array_size(a) + 1, sizeof(*o->mounts.v));
+	if (!o->mounts.v)
+		return st_error_set(err, ENOMEM, "%s", file);
+	json_array_foreach(a, i, v)
+	{
+		/* Counted first, so that st_oci_free() frees a half-read entry too. */
+		int ret;
+
+		o->mounts.n = i + 1;
+		ret = read_mount(v, file, i, o, err);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
 static int read_doc(json_t *doc, const char *file, struct st_oci *o, struct st_error *err)
 {
 	json_t *root = json_object_get(doc, "root"), *linux_ = json_object_get(doc, "linux"), *v;
@@ -188,11 +355,14 @@ static int read_doc(json_t *doc, const char *file, struct st_oci *o, struct st_e
 
 	if (!json_is_object(doc))
 		return bad(err, file, ".", "a config.json is a JSON object");
-	/* Required by the spec; sandboxtime runs in the host's root and says so. */
-	if (!json_is_string(json_object_get(root, "path")))
-		return bad(err, file, ".root.path", "missing (the OCI runtime spec requires it)");
-	note_ignored(o, "", "root.path");
 	note_unknown_keys(o, doc, "", known_top, ARRAY_SIZE(known_top));
+	if (!json_is_object(root))
+		return bad(err, file, ".root.path", "missing (the OCI runtime spec requires it)");
+	ret = read_root(root, file, o, err);
+	if (ret == 0 && (v = json_object_get(doc, "mounts")))
+		ret = read_mounts(v, file, o, err);
+	if (ret < 0)
+		return ret;
 	if ((v = json_object_get(doc, "hostname"))) {
 		if (!json_is_string(v))
 			return bad(err, file, ".hostname", "must be a string");
@@ -246,5 +416,6 @@ void st_oci_free(struct st_oci *o)
 	free(o->hostname);
 	free(o->net_path);
 	json_decref(o->seccomp);
+	st_mount_plan_free(&o->mounts);
 	memset(o, 0, sizeof(*o));
 }

@@ -27,9 +27,13 @@ struct st_netns *st_orphans_get(struct st_orphans *s, uint64_t dev, uint64_t ino
 	struct st_netns *ns;
 
 	/* Most lookups repeat the previous one (threads of a process, a host full of one netns). */
+	if (s->hint < s->n && s->v[s->hint].ino == ino && s->v[s->hint].dev == dev)
+		return &s->v[s->hint];
 	for (size_t i = s->n; i-- > 0;)
-		if (s->v[i].ino == ino && s->v[i].dev == dev)
+		if (s->v[i].ino == ino && s->v[i].dev == dev) {
+			s->hint = i;
 			return &s->v[i];
+		}
 	if (s->n == s->cap) {
 		size_t cap = s->cap ? s->cap * 2 : 16;
 		struct st_netns *v = realloc(s->v, cap * sizeof(*v));
@@ -39,6 +43,7 @@ struct st_netns *st_orphans_get(struct st_orphans *s, uint64_t dev, uint64_t ino
 		s->v = v;
 		s->cap = cap;
 	}
+	s->hint = s->n;
 	ns = &s->v[s->n++];
 	memset(ns, 0, sizeof(*ns));
 	ns->dev = dev;
@@ -46,6 +51,7 @@ struct st_netns *st_orphans_get(struct st_orphans *s, uint64_t dev, uint64_t ino
 	ns->nsid = -1;
 	ns->owner_uid = -1;
 	ns->sock_fd = -1;
+	ns->age_s = -1;
 	return ns;
 }
 

@@ -75,14 +75,24 @@ static void unavailable_row(const struct st_report *r, int l, FILE *out)
 /* bench: one row per op and place; units in the header only. */
 static void bench_csv(const struct st_bench_syscall *b, FILE *out)
 {
-	fputs("op,where,median_us,p95_us,min_us,mean_us,stddev_us,n\n", out);
-	for (int op = 0; op < ST_BENCH_OPS; op++) {
+	int cpu = b->op_first == ST_BENCH_CPU;
+
+	fprintf(out, "op,where,median_us,p95_us,min_us,mean_us,stddev_us,n%s\n",
+		cpu ? ",median_gbps,speculation_store_bypass" : "");
+	for (int op = b->op_first; op < b->op_end; op++) {
 		for (size_t i = 0; i < b->nwhere; i++) {
 			struct st_stats st;
 
 			st_stats_compute(b->where[i].us[op].v, b->where[i].us[op].n, &st);
-			fprintf(out, "%s,%s,%.4f,%.4f,%.4f,%.4f,%.4f,%zu\n", st_bench_op_names[op], b->where[i].name,
-				st.median, st.p95, st.min, st.mean, st.stddev, st.n);
+			fprintf(out, "%s,%s,%.4f,%.4f,%.4f,%.4f,%.4f,%zu", st_bench_op_names[op],
+				b->where[i].name, st.median, st.p95, st.min, st.mean, st.stddev,
+				st.n);
+			if (op == ST_BENCH_MEMCPY)
+				fprintf(out, ",%.3f,%s", st_bench_memcpy_gbps(st.median),
+					b->where[i].ssb);
+			else if (cpu)
+				fprintf(out, ",,%s", b->where[i].ssb);
+			fputc('\n', out);
 		}
 	}
 }

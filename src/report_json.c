@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include <errno.h>
 #include <math.h>
 #include <string.h>
 
@@ -25,13 +26,14 @@ json_t *st_report_stats_json(const struct st_samples *s)
 
 json_t *st_report_host_json(const struct st_host *h)
 {
-	return json_pack("{s:s,s:i,s:s,s:b,s:I,s:o,s:o,s:s,s:o}", "kernel", h->kernel, "cpus", h->cpus,
+	return json_pack("{s:s,s:i,s:s,s:b,s:I,s:o,s:o,s:s,s:o,s:s}", "kernel", h->kernel, "cpus", h->cpus,
 			 "cpu_model", h->cpu_model, "rootless", h->rootless, "uid", (json_int_t)h->uid,
 			 "pinned_cpu", h->pinned_cpu >= 0 ? json_integer(h->pinned_cpu) : json_null(),
 			 "rcu_expedited",
 			 h->rcu_expedited >= 0 ? json_integer(h->rcu_expedited) : json_null(), "cgroup",
 			 h->cgroup, "virtualized",
-			 h->virtualized >= 0 ? json_boolean(h->virtualized) : json_null());
+			 h->virtualized >= 0 ? json_boolean(h->virtualized) : json_null(), "clone",
+			 h->clone_call ? h->clone_call : "clone3");
 }
 
 static json_t *layer_names_json(unsigned int mask)
@@ -154,7 +156,8 @@ static json_t *steps_json(const struct st_steps *steps)
 /* How the sandbox was wired: what a script needs to reach it, and from where. */
 static json_t *network_json(const struct st_net_plan *p)
 {
-	char inside[32], outside[32];
+	char inside[32], outside[32], inside6[64], outside6[64];
+	json_t *net;
 
 	if (p->mode == ST_NET_JOIN)
 		return json_pack("{s:s,s:s}", "mode", "join", "target", p->join_target);
@@ -162,11 +165,18 @@ static json_t *network_json(const struct st_net_plan *p)
 		return json_pack("{s:s}", "mode", st_net_mode_names[p->mode]);
 	st_ip4_format(&p->inside, inside, sizeof(inside));
 	st_ip4_format(&p->outside, outside, sizeof(outside));
-	return json_pack("{s:s,s:s,s:s,s:s,s:s,s:o,s:o,s:b,s:o}", "mode", st_net_mode_names[p->mode],
-			 "interface", ST_NET_INSIDE_IF, "address", inside, "gateway", outside, "host_interface",
-			 p->host_if, "bridge", p->mode == ST_NET_BRIDGE ? json_string(p->bridge) : json_null(),
-			 "bridge_joined", json_boolean(p->bridge_joined), "simulated_host", p->simulated_host,
-			 "mtu", p->mtu ? json_integer(p->mtu) : json_null());
+	net = json_pack("{s:s,s:s,s:s,s:s,s:s,s:o,s:o,s:b,s:o}", "mode", st_net_mode_names[p->mode],
+			"interface", ST_NET_INSIDE_IF, "address", inside, "gateway", outside, "host_interface",
+			p->host_if, "bridge", p->mode == ST_NET_BRIDGE ? json_string(p->bridge) : json_null(),
+			"bridge_joined", json_boolean(p->bridge_joined), "simulated_host", p->simulated_host,
+			"mtu", p->mtu ? json_integer(p->mtu) : json_null());
+	/* --ipv6: null without it, so that a reader need not test for the key. */
+	st_ip6_format(&p->inside6, inside6, sizeof(inside6));
+	st_ip6_format(&p->outside6, outside6, sizeof(outside6));
+	json_object_set_new(net, "address6", p->ipv6 ? json_string(inside6) : json_null());
+	json_object_set_new(net, "gateway6", p->ipv6 ? json_string(outside6) : json_null());
+	json_object_set_new(net, "batch", json_boolean(p->batch));
+	return net;
 }
 
 /* --net-steps-repeat: each wiring step's figures over the lab's rounds. */
@@ -239,30 +249,65 @@ static double bench_median(const struct st_bench_where *w, int op)
 	return st_stats_compute(w->us[op].v, w->us[op].n, &st) == 0 ? st.median : 0;
 }
 
+static json_t *bench_row(const struct st_bench_syscall *b, const struct st_bench_where *w, int op)
+{
+	double med = bench_median(w, op);
+	json_t *row = json_pack("{s:s,s:s,s:o,s:f,s:f}", "op", st_bench_op_names[op], "where",
+				w->name, "us", st_report_stats_json(&w->us[op]), "median_us", med,
+				"over_host_us", med - bench_median(&b->where[0], op));
+
+	if (op == ST_BENCH_MEMCPY) {
+		json_object_set_new(row, "median_gbps", json_real(st_bench_memcpy_gbps(med)));
+		json_object_set_new(row, "checksum_ok", json_true());
+	}
+	/* What the kernel did to the measured task: the reason a filter can slow computation. */
+	if (op >= ST_BENCH_CPU)
+		json_object_set_new(row, "speculation_store_bypass", json_string(w->ssb));
+	return row;
+}
+
 /* "sandboxtime/bench/v1": one row per op and place, with its cost over the host's. */
 static json_t *bench_json(const struct st_report *r)
 {
 	const struct st_bench_syscall *b = r->bench;
-	json_t *rows = json_array();
+	json_t *rows = json_array(), *notes;
 
-	for (int op = 0; op < ST_BENCH_OPS; op++) {
-		for (size_t i = 0; i < b->nwhere; i++) {
-			const struct st_bench_where *w = &b->where[i];
-			double med = bench_median(w, op);
-
-			json_array_append_new(rows, json_pack("{s:s,s:s,s:o,s:f,s:f}", "op", st_bench_op_names[op],
-							      "where", w->name, "us", st_report_stats_json(&w->us[op]),
-							      "median_us", med, "over_host_us",
-							      med - bench_median(&b->where[0], op)));
-		}
-	}
-	return json_pack("{s:s,s:{s:s,s:s},s:o,s:s,s:{s:I,s:I,s:o},s:o,s:[s,s,s]}", "schema",
-			 "sandboxtime/bench/v1", "tool", "name", "sandboxtime", "version", ST_VERSION, "host",
-			 st_report_host_json(&r->host), "bench", "syscall", "config", "repeat", (json_int_t)b->repeat,
-			 "calls", (json_int_t)b->calls, "ns", layer_names_json(b->mask), "rows", rows, "notes",
-			 "Each sample is a fresh child that runs the calls back to back and divides by their number; a checksum over the results guards against loops the compiler could drop.",
-			 "host: no namespace; sandbox: the layers in config.ns; seccomp:N: the sandbox plus a filter of N rules that never fire (default allow; each rule compares an argument with a value no call passes), so each call walks past them; seccomp:default: the built-in profile.",
-			 "Not shown: the cost of seccomp on computation that makes no syscalls (none here), nor of SECCOMP_FILTER_FLAG_SPEC_ALLOW, which is not set (as crun and runc, unless a profile asks).");
+	for (int op = b->op_first; op < b->op_end; op++)
+		for (size_t i = 0; i < b->nwhere; i++)
+			json_array_append_new(rows, bench_row(b, &b->where[i], op));
+	if (b->op_first == ST_BENCH_CPU)
+		notes = json_pack(
+		    "[s,s,s]",
+		    "Each sample is a fresh child: cpu_loop is the time of 2^22 steps of a "
+		    "multiply-xorshift chain (registers only), memcpy_64mib the time of one copy "
+		    "of 64 MiB between buffers larger than the last-level cache (median_gbps: "
+		    "bytes copied per ns); both checked.",
+		    "host: no namespace; sandbox: the layers in config.ns; seccomp:default: the "
+		    "sandbox plus the default filter, loaded as sandboxtime run loads it (no "
+		    "flags); seccomp:spec_allow: the same filter loaded with "
+		    "SECCOMP_FILTER_FLAG_SPEC_ALLOW.",
+		    "speculation_store_bypass: the task's line in /proc/self/status. Kernels "
+		    "before 5.16 (or booted with spec_store_bypass_disable=seccomp) turn the "
+		    "mitigation on for every task that loads a filter without SPEC_ALLOW; where it "
+		    "says vulnerable or not affected, the filter cannot slow this work.");
+	else
+		notes = json_pack(
+		    "[s,s,s]",
+		    "Each sample is a fresh child that runs the calls back to back and divides by "
+		    "their number; a checksum over the results guards against loops the compiler "
+		    "could drop.",
+		    "host: no namespace; sandbox: the layers in config.ns; seccomp:N: the sandbox "
+		    "plus a filter of N rules that never fire (default allow; each rule compares "
+		    "an argument with a value no call passes), so each call walks past them; "
+		    "seccomp:default: the built-in profile.",
+		    "Not shown: the cost of seccomp on computation that makes no syscalls, and of "
+		    "SECCOMP_FILTER_FLAG_SPEC_ALLOW (see bench cpu); sandboxtime does not set that "
+		    "flag (as runc; crun sets it unless the config lists flags).");
+	return json_pack("{s:s,s:{s:s,s:s},s:o,s:s,s:{s:I,s:I,s:o},s:o,s:o}", "schema",
+			 "sandboxtime/bench/v1", "tool", "name", "sandboxtime", "version",
+			 ST_VERSION, "host", st_report_host_json(&r->host), "bench", b->name,
+			 "config", "repeat", (json_int_t)b->repeat, "calls", (json_int_t)b->calls,
+			 "ns", layer_names_json(b->mask), "rows", rows, "notes", notes);
 }
 
 json_t *st_report_json(const struct st_report *r)
@@ -335,10 +380,60 @@ static json_t *netns_json(const struct st_netns *ns)
 		for (size_t i = 0; i < ns->ninterfaces; i++)
 			json_array_append_new(ifs, json_string(ns->interfaces[i]));
 	}
-	return json_pack("{s:I,s:s,s:I,s:o,s:o,s:o}", "inode", (json_int_t)ns->ino, "state",
+	return json_pack("{s:I,s:s,s:I,s:o,s:o,s:o,s:o}", "inode", (json_int_t)ns->ino, "state",
 			 st_netns_state_names[ns->state], "processes", (json_int_t)ns->processes,
 			 "holders", holders, "interfaces", ifs, "nsid",
-			 ns->nsid >= 0 ? json_integer(ns->nsid) : json_null());
+			 ns->nsid >= 0 ? json_integer(ns->nsid) : json_null(), "age_s",
+			 ns->age_s >= 0 ? json_integer((json_int_t)ns->age_s) : json_null());
+}
+
+static json_t *cleanup_action_json(const struct st_cleanup_action *a)
+{
+	json_t *steps = json_array();
+
+	for (size_t k = 0; k < a->nsteps; k++) {
+		const struct st_cleanup_step *st = &a->steps[k];
+
+		json_array_append_new(steps,
+				      json_pack("{s:s,s:s,s:o}", "op", st_cleanup_op_names[st->op],
+						"path", st->path, "why",
+						st->why ? json_string(st->why) : json_null()));
+	}
+	return json_pack("{s:I,s:s,s:o,s:o}", "inode", (json_int_t)a->ino, "action",
+			 st_cleanup_result_names[a->result], "reason",
+			 a->reason[0] ? json_string(a->reason) : json_null(), "steps", steps);
+}
+
+/* What --cleanup did to each orphan, or null without --cleanup. */
+static json_t *cleanup_json(const struct st_cleanup *c)
+{
+	json_t *actions, *roots;
+
+	if (!c)
+		return json_null();
+	actions = json_array();
+	roots = json_array();
+	for (size_t i = 0; i < c->n; i++)
+		json_array_append_new(actions, cleanup_action_json(&c->v[i]));
+	for (size_t i = 0; i < c->nroots; i++)
+		json_array_append_new(roots, json_string(c->roots[i]));
+	return json_pack("{s:b,s:I,s:o,s:I,s:I,s:o}", "dry_run", c->dry_run, "min_age_s",
+			 (json_int_t)c->min_age_s, "paths", roots, "removed",
+			 (json_int_t)c->removed, "left", (json_int_t)c->left, "actions", actions);
+}
+
+/*
+ * Namespaces that no source explains need the kernel's own list (listns(2),
+ * Linux 6.19): their count is null here, and why.
+ */
+static json_t *hidden_check_json(const struct st_orphans *s)
+{
+	return json_pack("{s:b,s:s}", "available", 0, "reason",
+			 s->listns_errno == ENOSYS
+			     ? "listns(2) is not in this kernel (ENOSYS; it came in Linux 6.19): "
+			       "hidden namespaces were not looked for"
+			     : "listns(2) is available, but this version does not read it yet: "
+			       "hidden namespaces were not looked for");
 }
 
 json_t *st_orphans_json(const struct st_orphans_report *r)
@@ -361,13 +456,26 @@ json_t *st_orphans_json(const struct st_orphans_report *r)
 						      "pid", (json_int_t)s->leftovers[i].pid));
 	json_object_set_new(doc, "leftovers", left);
 	json_object_set_new(doc, "summary",
-			    json_pack("{s:I,s:I,s:I,s:I,s:I,s:I}", "total",
-				      (json_int_t)(s->active + s->orphans), "active", (json_int_t)s->active,
-				      "orphans", (json_int_t)s->orphans, "unreadable_processes",
-				      (json_int_t)s->unreadable_processes, "unverified",
-				      (json_int_t)s->unverified, "sockets_unchecked",
-				      (json_int_t)s->sockets_unchecked));
-	json_array_append_new(notes, json_string("hidden namespaces (held by nothing a process, fd, socket or mount shows) need listns(2), Linux 6.19+: not looked for"));
+			    json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:n}", "total",
+				      (json_int_t)(s->active + s->orphans), "active",
+				      (json_int_t)s->active, "orphans", (json_int_t)s->orphans,
+				      "unreadable_processes", (json_int_t)s->unreadable_processes,
+				      "unverified", (json_int_t)s->unverified, "sockets_unchecked",
+				      (json_int_t)s->sockets_unchecked, "hidden"));
+	json_object_set_new(doc, "hidden_check", hidden_check_json(s));
+	json_object_set_new(doc, "cleanup", cleanup_json(r->cleanup));
+	json_array_append_new(
+	    notes,
+	    json_string("hidden namespaces (held by nothing a process, fd, socket or mount shows) "
+			"need listns(2), Linux 6.19+: not looked for (hidden_check)"));
+	if (!s->rootless)
+		json_array_append_new(
+		    notes,
+		    json_string(
+			"age_s: seconds since the youngest mount point file of a namespace no "
+			"process lives in changed (its ctime under the nsfs mount; ip netns add "
+			"creates it just before mounting); null when only fds, sockets or other "
+			"mount namespaces hold it: the kernel records no time for those"));
 	if (s->rootless)
 		json_array_append_new(notes, json_string("rootless: interfaces are unknown (null), and only the caller's processes are read"));
 	json_object_set_new(doc, "notes", notes);

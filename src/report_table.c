@@ -54,6 +54,8 @@ static void print_header(const struct st_report *r, FILE *out)
 	else
 		fputs("not pinned", out);
 	fprintf(out, ", rcu_expedited %d, cgroup %s\n", h->rcu_expedited, h->cgroup);
+	if (h->clone_call && strcmp(h->clone_call, "clone3") != 0)
+		fputs("clone3 is missing here (old kernel or a filter): every layer is made with clone()\n", out);
 	if (r->m)
 		fprintf(out,
 			"%u runs after %u warm-up, interleaved; deferred: %u runs; medians in microseconds\n",
@@ -192,6 +194,13 @@ static void print_run(const struct st_report *r, FILE *out)
 			outside, p->host_if, p->mode == ST_NET_BRIDGE ? " on " : "",
 			p->mode == ST_NET_BRIDGE ? p->bridge : "",
 			p->simulated_host ? "; rootless: the host side is a namespace sandboxtime made" : "");
+		if (p->ipv6) {
+			char inside6[64], outside6[64];
+
+			st_ip6_format(&p->inside6, inside6, sizeof(inside6));
+			st_ip6_format(&p->outside6, outside6, sizeof(outside6));
+			fprintf(out, "network: eth0 %s via %s\n", inside6, outside6);
+		}
 	}
 	if (r->net_steps) {
 		const struct st_net_steps *ns = r->net_steps;
@@ -232,9 +241,18 @@ static void print_run(const struct st_report *r, FILE *out)
 
 static void print_bench(const struct st_bench_syscall *b, FILE *out)
 {
-	fprintf(out, "%u samples of %u calls each, interleaved; nanoseconds per call\n\n", b->repeat, b->calls);
-	fprintf(out, "%-14s %-16s %10s %10s %12s\n", "OP", "WHERE", "median", "p95", "over host");
-	for (int op = 0; op < ST_BENCH_OPS; op++) {
+	int cpu = b->op_first == ST_BENCH_CPU;
+
+	if (cpu)
+		fprintf(out, "%u samples, interleaved; microseconds per 2^22-step loop or 64 MiB copy\n\n",
+			b->repeat);
+	else
+		fprintf(out, "%u samples of %u calls each, interleaved; nanoseconds per call\n\n",
+			b->repeat, b->calls);
+	fprintf(out, "%-14s %-20s %10s %10s %12s%s\n", "OP", "WHERE", "median", "p95", "over host",
+		cpu ? "    GB/s  SPECULATION_STORE_BYPASS" : "");
+	for (int op = b->op_first; op < b->op_end; op++) {
+		double scale = cpu ? 1 : 1000;
 		struct st_stats host;
 
 		st_stats_compute(b->where[0].us[op].v, b->where[0].us[op].n, &host);
@@ -242,8 +260,15 @@ static void print_bench(const struct st_bench_syscall *b, FILE *out)
 			struct st_stats st;
 
 			st_stats_compute(b->where[i].us[op].v, b->where[i].us[op].n, &st);
-			fprintf(out, "%-14s %-16s %10.1f %10.1f %+12.1f\n", st_bench_op_names[op], b->where[i].name,
-				st.median * 1000, st.p95 * 1000, (st.median - host.median) * 1000);
+			fprintf(out, "%-14s %-20s %10.1f %10.1f %+12.1f", st_bench_op_names[op],
+				b->where[i].name, st.median * scale, st.p95 * scale,
+				(st.median - host.median) * scale);
+			if (op == ST_BENCH_MEMCPY)
+				fprintf(out, "  %6.2f  %s", st_bench_memcpy_gbps(st.median),
+					b->where[i].ssb);
+			else if (cpu)
+				fprintf(out, "  %6s  %s", "", b->where[i].ssb);
+			fputc('\n', out);
 		}
 	}
 }
@@ -274,6 +299,27 @@ static void interfaces_text(const struct st_netns *ns, char *buf, size_t len)
 	snprintf(buf, len, "%s", ns->interfaces ? "-" : "?");
 	for (size_t k = 0; ns->interfaces && k < ns->ninterfaces && used < len; k++)
 		used += (size_t)snprintf(buf + used, len - used, "%s%s", k ? "," : "", ns->interfaces[k]);
+}
+
+/* --cleanup: one line per orphan, what was done (or would be) and why not. */
+static void print_cleanup(const struct st_cleanup *c, FILE *out)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		const struct st_cleanup_action *a = &c->v[i];
+
+		fprintf(out, "cleanup %llu: %s", (unsigned long long)a->ino,
+			st_cleanup_result_names[a->result]);
+		if (a->reason[0])
+			fprintf(out, ": %s", a->reason);
+		for (size_t k = 0; k < a->nsteps; k++)
+			fprintf(out, "%s%s %s%s%s%s", k ? ", " : (a->reason[0] ? "; " : ": "),
+				st_cleanup_op_names[a->steps[k].op], a->steps[k].path,
+				a->steps[k].why ? " (" : "", a->steps[k].why ? a->steps[k].why : "",
+				a->steps[k].why ? ")" : "");
+		fputc('\n', out);
+	}
+	fprintf(out, "cleanup: %zu removed, %zu left (--min-age=%u)%s\n", c->removed, c->left,
+		c->min_age_s, c->dry_run ? "; --dry-run: nothing was changed" : "");
 }
 
 /* One row per namespace, orphans first; the holders last, as they are long. */
@@ -309,6 +355,8 @@ int st_orphans_write_table(const struct st_orphans_report *r, FILE *out, struct 
 		fprintf(out, "leftover %s %s: pid %d is no sandboxtime any more (sandboxtime cleanup removes it)\n",
 			s->leftovers[i].kind == ST_LEFTOVER_BRIDGE ? "bridge" : "veth", s->leftovers[i].name,
 			s->leftovers[i].pid);
+	if (r->cleanup)
+		print_cleanup(r->cleanup, out);
 	fprintf(out, "%zu network namespaces: %zu active, %zu orphan%s", s->active + s->orphans,
 		s->active, s->orphans, s->orphans == 1 ? "" : "s");
 	if (s->unreadable_processes)

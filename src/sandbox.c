@@ -92,25 +92,39 @@ static int wire_simulated_host(const struct st_net_plan *p, struct st_steps *ste
 	return ret;
 }
 
+/* The config's root and mounts: last, once nothing else needs the host's paths. */
+static int wants_mounts(const struct st_mount_plan *p)
+{
+	return p && (p->root || p->n || p->readonly);
+}
+
 static int configure_inside(const struct st_sandbox_config *cfg, struct st_steps *steps,
 			    int *outside_fd, struct st_error *err)
 {
 	unsigned int m = cfg->mask;
+	int mount_ns = !!(m & ST_LAYER_BIT(ST_LAYER_MOUNT));
 	int ret = 0;
 
 	if (m & ST_LAYER_BIT(ST_LAYER_UTS))
 		ret = ST_TIMED_STEP(steps, err, "sethostname", st_ns_uts_set_hostname(cfg->hostname, err));
-	if (ret == 0 && (m & ST_LAYER_BIT(ST_LAYER_MOUNT)))
+	if (ret == 0 && mount_ns)
 		ret = ST_TIMED_STEP(steps, err, "mount_private", st_ns_mount_make_private(err));
-	/* A fresh /proc only where it cannot hide the host's: own mounts and pids. */
-	if (ret == 0 && (m & ST_LAYER_BIT(ST_LAYER_MOUNT)) && (m & ST_LAYER_BIT(ST_LAYER_PID)))
+	/*
+	 * A fresh /proc only where it cannot hide the host's: own mounts and pids;
+	 * not when the config mounts its own, or pivots away from this one.
+	 */
+	if (ret == 0 && mount_ns && (m & ST_LAYER_BIT(ST_LAYER_PID)) &&
+	    !(cfg->mounts && (cfg->mounts->root || st_mount_plan_has_proc(cfg->mounts))))
 		ret = ST_TIMED_STEP(steps, err, "mount_proc", st_ns_mount_proc(err));
-	if (ret < 0 || !(m & ST_LAYER_BIT(ST_LAYER_NET)))
-		return ret;
-	if (st_net_wired(cfg->net->mode) && cfg->net->simulated_host)
-		ret = wire_simulated_host(cfg->net, steps, outside_fd, err);
-	if (ret == 0)
-		ret = st_net_setup_inside(cfg->net, steps, err);
+	if (ret == 0 && (m & ST_LAYER_BIT(ST_LAYER_NET))) {
+		if (st_net_wired(cfg->net->mode) && cfg->net->simulated_host)
+			ret = wire_simulated_host(cfg->net, steps, outside_fd, err);
+		if (ret == 0)
+			ret = st_net_setup_inside(cfg->net, steps, err);
+	}
+	/* Checked by the caller: a plan comes only with a mount namespace. */
+	if (ret == 0 && mount_ns && wants_mounts(cfg->mounts))
+		ret = st_ns_mount_apply(cfg->mounts, steps, err);
 	return ret;
 }
 

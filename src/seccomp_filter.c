@@ -7,6 +7,7 @@
 #include <seccomp.h>
 #include <stdio.h>
 #include <string.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -410,6 +411,47 @@ static int add_arch_map(scmp_filter_ctx ctx, json_t *map, const char *file, stru
 	return 0;
 }
 
+/*
+ * OCI linux.seccomp.flags, read as runc reads them: SPEC_ALLOW and LOG are
+ * given to seccomp(2); TSYNC changes nothing for a single-threaded process.
+ * Without flags none is set (runc); crun would set SPEC_ALLOW then.
+ */
+static int parse_flags(json_t *flags, const char *file, struct st_seccomp *out,
+		       struct st_error *err)
+{
+	static const struct {
+		const char *name;
+		unsigned int flag;
+	} known[] = {
+		{ "SECCOMP_FILTER_FLAG_SPEC_ALLOW", SECCOMP_FILTER_FLAG_SPEC_ALLOW },
+		{ "SECCOMP_FILTER_FLAG_LOG", SECCOMP_FILTER_FLAG_LOG },
+		{ "SECCOMP_FILTER_FLAG_TSYNC", 0 },
+	};
+	struct where w = { .file = file };
+	json_t *v;
+	size_t i, k;
+
+	if (flags && !json_is_array(flags)) {
+		snprintf(w.path, sizeof(w.path), ".flags");
+		return bad(err, &w, "%s", "must be an array of flag names");
+	}
+	json_array_foreach(flags, i, v)
+	{
+		const char *name = json_string_value(v);
+
+		for (k = 0; name && k < ARRAY_SIZE(known) && strcmp(name, known[k].name) != 0; k++)
+			;
+		snprintf(w.path, sizeof(w.path), ".flags[%zu]", i);
+		if (!name || k == ARRAY_SIZE(known))
+			return bad(err, &w,
+				   "unknown flag \"%s\" (known: SECCOMP_FILTER_FLAG_SPEC_ALLOW, "
+				   "_LOG, _TSYNC)",
+				   name ? name : "(not a string)");
+		out->load_flags |= known[k].flag;
+	}
+	return 0;
+}
+
 static int compile_doc(json_t *doc, const char *file, uint64_t caps, struct st_seccomp *out,
 		       struct st_error *err)
 {
@@ -454,6 +496,9 @@ static int compile_doc(json_t *doc, const char *file, uint64_t caps, struct st_s
 		snprintf(w.path, sizeof(w.path), ".syscalls");
 		return bad(err, &w, "%s", "must be an array");
 	}
+	ret = parse_flags(json_object_get(doc, "flags"), file, out, err);
+	if (ret < 0)
+		return ret;
 	if (json_is_array(json_object_get(doc, "archMap"))) {
 		ret = add_arch_map(ctx, json_object_get(doc, "archMap"), file, err);
 		if (ret < 0)
@@ -470,7 +515,7 @@ static int compile_doc(json_t *doc, const char *file, uint64_t caps, struct st_s
 
 const char *const st_seccomp_cache_names[3] = { "off", "miss", "hit" };
 
-#define CACHE_MAGIC "STSECC1"
+#define CACHE_MAGIC "STSECC2" /* 2: load_flags */
 #define MAX_PROFILE (4u << 20)
 
 /* What a cache file holds before the instructions. */
@@ -480,6 +525,7 @@ struct cache_header {
 	uint64_t len;
 	uint64_t rules;
 	uint64_t unknown;
+	uint64_t load_flags;
 	char unknown_names[256];
 };
 
@@ -506,9 +552,12 @@ static uint64_t cache_key(const char *bytes, size_t len, uint64_t caps)
 
 /*
  * The user's private cache directory: root's under /var/cache, others' under
- * $XDG_CACHE_HOME or ~/.cache. Used only if it is ours and closed to others,
- * since a program read from a place others can write would be a filter they
- * chose. Returns 0, or -1: no cache (nobody's HOME is /nonexistent).
+ * $XDG_CACHE_HOME or ~/.cache, and for a user with no home of its own (nobody,
+ * service users) /tmp/sandboxtime-UID, as tmux does, so that rootless launches
+ * of such users do not compile the profile every time. Used only if it is
+ * ours and closed to others, since a program read from a place others can
+ * write would be a filter they chose: a directory someone else made first
+ * under /tmp means no cache. Returns 0, or -1: no cache.
  */
 static int cache_dir(char *buf, size_t len)
 {
@@ -522,7 +571,7 @@ static int cache_dir(char *buf, size_t len)
 	else if (home && home[0] == '/' && stat(home, &st) == 0 && st.st_uid == geteuid())
 		snprintf(buf, len, "%s/.cache/sandboxtime", home);
 	else
-		return -1;
+		snprintf(buf, len, "/tmp/sandboxtime-%u", (unsigned int)geteuid());
 	if (mkdir(buf, 0700) < 0 && errno == ENOENT && geteuid() != 0) {
 		char parent[512];
 
@@ -560,6 +609,7 @@ static int cache_read(const char *path, uint64_t key, struct st_seccomp *out)
 	}
 	out->len = (size_t)h.len;
 	out->rules = (size_t)h.rules;
+	out->load_flags = (unsigned int)h.load_flags;
 	out->unknown = (size_t)h.unknown;
 	memcpy(out->unknown_names, h.unknown_names, sizeof(out->unknown_names));
 	out->unknown_names[sizeof(out->unknown_names) - 1] = '\0';
@@ -569,7 +619,11 @@ static int cache_read(const char *path, uint64_t key, struct st_seccomp *out)
 /* Best effort: written aside and renamed, so a reader never sees half a file. */
 static void cache_write(const char *path, uint64_t key, const struct st_seccomp *f)
 {
-	struct cache_header h = { .key = key, .len = f->len, .rules = f->rules, .unknown = f->unknown };
+	struct cache_header h = { .key = key,
+				  .len = f->len,
+				  .rules = f->rules,
+				  .unknown = f->unknown,
+				  .load_flags = f->load_flags };
 	char tmp[600];
 	int fd, ok;
 
@@ -585,6 +639,61 @@ static void cache_write(const char *path, uint64_t key, const struct st_seccomp 
 	close(fd);
 	if (!ok || rename(tmp, path) < 0)
 		unlink(tmp);
+}
+
+struct cache_entry {
+	char name[NAME_MAX + 1];
+	struct timespec mtime;
+};
+
+static int by_mtime(const void *a, const void *b)
+{
+	const struct timespec *x = &((const struct cache_entry *)a)->mtime;
+	const struct timespec *y = &((const struct cache_entry *)b)->mtime;
+
+	if (x->tv_sec != y->tv_sec)
+		return x->tv_sec < y->tv_sec ? -1 : 1;
+	return (x->tv_nsec > y->tv_nsec) - (x->tv_nsec < y->tv_nsec);
+}
+
+/*
+ * Oldest written first, not least recently used: keeping use order would
+ * cost a write on every hit, on the launch path the cache is there to make
+ * short. An evicted profile still in use is compiled once more.
+ */
+size_t st_seccomp_cache_trim(const char *dir, size_t keep)
+{
+	_cleanup_close_ int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	struct cache_entry *entries = NULL, *grown;
+	size_t n = 0, cap = 0, removed = 0;
+	struct dirent *de;
+	struct stat st;
+	DIR *d;
+
+	if (dfd < 0 || !(d = fdopendir(dup(dfd))))
+		return 0;
+	while ((de = readdir(d))) {
+		if (strncmp(de->d_name, "seccomp-", 8) != 0 ||
+		    fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode))
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 128;
+			grown = realloc(entries, cap * sizeof(*entries));
+			if (!grown)
+				break;
+			entries = grown;
+		}
+		snprintf(entries[n].name, sizeof(entries[n].name), "%s", de->d_name);
+		entries[n++].mtime = st.st_mtim;
+	}
+	closedir(d);
+	if (n > keep) {
+		qsort(entries, n, sizeof(*entries), by_mtime);
+		for (size_t i = 0; i < n - keep; i++)
+			removed += unlinkat(dfd, entries[i].name, 0) == 0;
+	}
+	free(entries);
+	return removed;
 }
 
 /* The profile's bytes: the embedded default, or the file. */
@@ -620,15 +729,44 @@ static int profile_bytes(const char *spec, char **bytes, size_t *len, struct st_
 	return 0;
 }
 
-int st_seccomp_compile(const char *spec, uint64_t caps, struct st_seccomp *out, struct st_error *err)
+/*
+ * The program of profile @bytes: from the cache when it holds one for these
+ * bytes and capabilities, else parsed and compiled, and stored. @what
+ * prefixes a JSON syntax error ("--seccomp: " or "").
+ */
+static int compile_bytes(const char *bytes, size_t len, const char *file, const char *what,
+			 uint64_t caps, struct st_seccomp *out, struct st_error *err)
 {
-	const char *file = strcmp(spec, "default") == 0 ? "default profile" : spec;
 	char dir[512], path[600];
 	json_auto_t *doc = NULL;
 	json_error_t jerr;
+	uint64_t key = cache_key(bytes, len, caps);
+	int ret;
+
+	if (cache_dir(dir, sizeof(dir)) == 0) {
+		cache_path(path, sizeof(path), dir, key);
+		out->cache =
+		    cache_read(path, key, out) == 0 ? ST_SECCOMP_CACHE_HIT : ST_SECCOMP_CACHE_MISS;
+	}
+	if (out->cache == ST_SECCOMP_CACHE_HIT)
+		return 0;
+	doc = json_loadb(bytes, len, 0, &jerr);
+	if (!doc)
+		return st_error_usage(err, "%s%s:%d: %s", what, file, jerr.line, jerr.text);
+	ret = compile_doc(doc, file, caps, out, err);
+	if (ret == 0 && out->cache == ST_SECCOMP_CACHE_MISS) {
+		cache_write(path, key, out);
+		st_seccomp_cache_trim(dir, ST_SECCOMP_CACHE_KEEP);
+	}
+	return ret;
+}
+
+int st_seccomp_compile(const char *spec, uint64_t caps, struct st_seccomp *out,
+		       struct st_error *err)
+{
+	const char *file = strcmp(spec, "default") == 0 ? "default profile" : spec;
 	char *bytes = NULL;
 	size_t len = 0;
-	uint64_t key;
 	int ret;
 
 	memset(out, 0, sizeof(*out));
@@ -638,20 +776,7 @@ int st_seccomp_compile(const char *spec, uint64_t caps, struct st_seccomp *out, 
 	ret = profile_bytes(spec, &bytes, &len, err);
 	if (ret < 0)
 		return ret;
-	key = cache_key(bytes, len, caps);
-	if (cache_dir(dir, sizeof(dir)) == 0) {
-		cache_path(path, sizeof(path), dir, key);
-		out->cache = cache_read(path, key, out) == 0 ? ST_SECCOMP_CACHE_HIT : ST_SECCOMP_CACHE_MISS;
-	}
-	if (out->cache != ST_SECCOMP_CACHE_HIT) {
-		doc = json_loadb(bytes, len, 0, &jerr);
-		if (!doc)
-			ret = st_error_usage(err, "--seccomp: %s:%d: %s", file, jerr.line, jerr.text);
-		else
-			ret = compile_doc(doc, file, caps, out, err);
-		if (ret == 0 && out->cache == ST_SECCOMP_CACHE_MISS)
-			cache_write(path, key, out);
-	}
+	ret = compile_bytes(bytes, len, file, "--seccomp: ", caps, out, err);
 	if (bytes != st_seccomp_default_json)
 		free(bytes);
 	return ret;
@@ -671,13 +796,21 @@ int st_seccomp_compile_json(const char *json, size_t len, const char *name, uint
 	return compile_doc(doc, name, caps, out, err);
 }
 
+int st_seccomp_compile_cached_json(const char *json, size_t len, const char *name, uint64_t caps,
+				   struct st_seccomp *out, struct st_error *err)
+{
+	memset(out, 0, sizeof(*out));
+	snprintf(out->source, sizeof(out->source), "%s", name);
+	return compile_bytes(json, len, name, "", caps, out, err);
+}
+
 int st_seccomp_load(const struct st_seccomp *f, struct st_error *err)
 {
 	struct sock_fprog prog = { .len = (unsigned short)f->len, .filter = f->prog };
 
 	if (!f->prog)
 		return 0;
-	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) < 0)
+	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, f->load_flags, &prog) < 0)
 		return st_error_set(err, errno, "seccomp: loading the filter");
 	return 0;
 }

@@ -31,6 +31,19 @@ pid_t st_clone3(uint64_t flags, struct st_error *err)
 	return (pid_t)pid;
 }
 
+const char *st_clone_call(void)
+{
+	/*
+	 * A NULL argument of size 0 is refused by a kernel that has clone3
+	 * (EINVAL, before anything is read) and by one that has not, or by a
+	 * filter that hides it, with ENOSYS: the same test st_clone3() falls
+	 * back on, without creating a process.
+	 */
+	if (syscall(SYS_clone3, NULL, 0) < 0 && errno == ENOSYS)
+		return "clone";
+	return "clone3";
+}
+
 pid_t st_fork_child(struct st_error *err)
 {
 	pid_t parent = getpid();

@@ -44,6 +44,10 @@ struct st_opts {
 	const char *bridge; /* --bridge: join this existing bridge */
 	unsigned int mtu;   /* --mtu: veth and bridge MTU, 0 for the default */
 	unsigned int net_steps_repeat; /* --net-steps-repeat: wire a lab N times, timed */
+	int ipv6;           /* --ipv6 or --addr6: eth0 gets an IPv6 address and route too */
+	int addr6_given;    /* --addr6: addr6 holds it (else a free default block) */
+	struct st_ip6 addr6;
+	int net_batch;      /* --net-batch: the inside configuration in one sendmsg */
 	unsigned int repeat;
 	unsigned int warmup;
 	unsigned int deferred_repeat;
@@ -57,11 +61,17 @@ struct st_opts {
 	const char *hostname; /* NULL: the default, "sandbox" */
 	int no_init;
 	unsigned int kill_after_s; /* --kill-after: grace after a terminating signal, 0: none */
-	int dry_run; /* cleanup: list, delete nothing */
+	int dry_run; /* cleanup, orphans --cleanup: list, delete nothing */
 	int all;     /* orphans: the table shows active namespaces too */
 	int watch;   /* orphans --watch: scan until SIGINT, SIGTERM or SIGHUP */
 	double interval_s;    /* orphans --interval, 0: not given (60 with --watch) */
 	const char *textfile; /* orphans --textfile: Prometheus text, replaced atomically */
+	int cleanup;          /* orphans --cleanup: remove orphans only bind mounts hold */
+	unsigned int min_age_s; /* orphans --cleanup --min-age (default 60) */
+	int min_age_given;
+#define ST_MAX_CLEANUP_PATHS 8
+	const char *cleanup_paths[ST_MAX_CLEANUP_PATHS]; /* --cleanup-path, repeatable */
+	size_t ncleanup_paths;
 	const char *bench; /* bench NAME */
 	const char *cap_add;  /* --cap-add LIST */
 	const char *cap_drop; /* --cap-drop LIST|ALL */

@@ -13,6 +13,7 @@ struct st_host {
 	int rcu_expedited; /* /sys/kernel/rcu_expedited, -1 if unknown */
 	char cgroup[8];    /* "v1", "v2", "hybrid" or "none" */
 	int virtualized;   /* 1: the CPU says it runs under a hypervisor, 0 no, -1 unknown */
+	const char *clone_call; /* "clone3", or "clone" where clone3 is missing (see spawn.h) */
 };
 
 /* What decides how to run: rootless or not, uid, pinning. Cheap. */

@@ -2,7 +2,10 @@
 #ifndef SANDBOXTIME_NS_MOUNT_H
 #define SANDBOXTIME_NS_MOUNT_H
 
+#include <stddef.h>
+
 #include "sandboxtime/error.h"
+#include "sandboxtime/steps.h"
 
 /*
  * Makes every mount private (MS_REC|MS_PRIVATE), so that nothing mounted in
@@ -15,5 +18,55 @@ int st_ns_mount_make_private(struct st_error *err);
  * in a process of that namespace.
  */
 int st_ns_mount_proc(struct st_error *err);
+
+/* The mount types of an OCI config.json that sandboxtime applies. */
+enum st_mount_type { ST_MOUNT_BIND, ST_MOUNT_TMPFS, ST_MOUNT_PROC };
+
+/* One entry of config.json's "mounts", checked and resolved. */
+struct st_mount {
+	enum st_mount_type type;
+	char *dest;	     /* absolute, without "." or ".." components */
+	char *source;	     /* bind: an absolute host path; otherwise NULL */
+	unsigned long flags; /* MS_RDONLY, MS_NOSUID, ... as the options say */
+	int recursive;	     /* rbind */
+	char data[256];	     /* filesystem options: "size=64k,mode=755" */
+};
+
+/*
+ * What a config.json asks of the mount layer: its root (pivot_root into it)
+ * and its mounts, in order. root NULL: the host's root stays, no pivot_root.
+ */
+struct st_mount_plan {
+	char *file; /* the config.json it came from, for errors */
+	char *root; /* absolute, resolved */
+	int readonly;
+	size_t n;
+	struct st_mount *v;
+};
+
+/*
+ * Applies one mount option ("ro", "nosuid", "rbind", "size=64k", ...) to @m.
+ * Returns 0, or -EINVAL for an option sandboxtime does not know (or one that
+ * asks for a propagation other than private, which is what it makes).
+ */
+int st_mount_option(struct st_mount *m, const char *opt);
+
+/* True when @dest is absolute and has no "." or ".." component (cannot climb out). */
+int st_mount_dest_ok(const char *dest);
+
+/*
+ * In the sandbox's own mount namespace, after st_ns_mount_make_private():
+ * makes the root a mount point (root_bind), mounts every entry inside it
+ * (mount_apply; destinations resolved with RESOLVE_IN_ROOT, so a symlink in
+ * the root cannot lead out of it, and missing directories created in the
+ * root only), then pivot_root, old_root_detach (and root_readonly). Each
+ * part is a timed step.
+ */
+int st_ns_mount_apply(const struct st_mount_plan *p, struct st_steps *steps, struct st_error *err);
+
+/* True when the plan mounts something on /proc itself. */
+int st_mount_plan_has_proc(const struct st_mount_plan *p);
+
+void st_mount_plan_free(struct st_mount_plan *p);
 
 #endif

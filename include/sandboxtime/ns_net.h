@@ -6,6 +6,7 @@
 
 #include "sandboxtime/error.h"
 #include "sandboxtime/ip4.h"
+#include "sandboxtime/ip6.h"
 #include "sandboxtime/steps.h"
 
 struct st_nl;
@@ -40,6 +41,10 @@ struct st_net_plan {
 	struct st_ip4 inside;    /* eth0's address */
 	struct st_ip4 outside;   /* the outside end's address, or the bridge's */
 	unsigned int mtu;        /* 0: the kernel's default */
+	int ipv6;                /* --ipv6: the addresses below too */
+	struct st_ip6 inside6;   /* eth0's IPv6 address */
+	struct st_ip6 outside6;  /* the outside end's, or the bridge's: the IPv6 gateway */
+	int batch;               /* --net-batch: configure the inside in one sendmsg */
 	char join_target[256];   /* join: the namespace file we enter */
 	int join_fd;             /* join: open on it, owned by the plan (-1 otherwise) */
 };
@@ -59,6 +64,19 @@ int st_net_leave_joined(int *restore_fd, struct st_error *err);
 /* Parses --net: a mode name, or join:PATH / join:PID (*@target points after "join:"). */
 int st_ns_net_parse_mode(const char *text, enum st_net_mode *mode, const char **target,
 			 struct st_error *err);
+
+/*
+ * Parses --addr6: an address in fd00::/8 (unique local, never routed on the
+ * Internet) with a prefix from 64 to 126 that leaves room for a gateway.
+ */
+int st_net_parse_addr6(const char *text, struct st_ip6 *out, struct st_error *err);
+
+/*
+ * Whether this (the caller's) network namespace has IPv6 at all: not when the
+ * kernel was booted without it (no /proc/net/if_inet6) or it is switched off
+ * (net.ipv6.conf.all.disable_ipv6=1, or .default. for the links we add).
+ */
+int st_net_ipv6_available(struct st_error *err);
 
 /* Checks an interface name option: 1 to IFNAMSIZ-1 bytes, no '/', no blanks. */
 int st_net_validate_ifname(const char *opt, const char *name, struct st_error *err);
@@ -112,5 +130,8 @@ int st_net_teardown_outside(struct st_nl *nl, const struct st_net_plan *p,
  * address, eth0 up and the default route through the outside end.
  */
 int st_net_setup_inside(const struct st_net_plan *p, struct st_steps *steps, struct st_error *err);
+/* The same through @nl, a socket already open in that namespace. */
+int st_net_setup_inside_nl(struct st_nl *nl, const struct st_net_plan *p, struct st_steps *steps,
+			   struct st_error *err);
 
 #endif

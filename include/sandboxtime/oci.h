@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "sandboxtime/error.h"
+#include "sandboxtime/ns_mount.h"
 
 #define ST_OCI_IGNORED_MAX 512
 
@@ -13,7 +14,9 @@
  * The subset of an OCI runtime-spec config.json that sandboxtime applies:
  * process.args/env/cwd (terminal must be false), process.capabilities
  * (bounding), process.noNewPrivileges, hostname, linux.namespaces (types;
- * a path only for network, as join), linux.seccomp. The rest is listed once
+ * a path only for network, as join), linux.seccomp, root (path, readonly;
+ * relative to the file's directory) and mounts of type proc, tmpfs and bind.
+ * The rest is listed once
  * in @ignored, never silently dropped. Options given on the command line
  * win over the file.
  */
@@ -30,7 +33,8 @@ struct st_oci {
 	int has_nnp;
 	int nnp;
 	json_t *seccomp;  /* linux.seccomp, a profile object (owned reference) */
-	char ignored[ST_OCI_IGNORED_MAX]; /* "mounts,root.path,..." */
+	struct st_mount_plan mounts;	  /* root and mounts; mounts.root NULL for "/" */
+	char ignored[ST_OCI_IGNORED_MAX]; /* "process.rlimits,..." */
 };
 
 /*

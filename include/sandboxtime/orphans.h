@@ -54,6 +54,13 @@ struct st_netns {
 	size_t ninterfaces;
 	int nsid;             /* -1: none assigned (JSON null) */
 	int owner_uid;        /* uid owning its user namespace, -1 unknown */
+	/*
+	 * Seconds since the youngest of its mount point files in our mount
+	 * namespace changed (their ctime, under the nsfs mount): the kernel
+	 * records no time for a mount or an fd. < 0: unknown. Root only, and
+	 * only for namespaces no process lives in.
+	 */
+	double age_s;
 	/* How to open it again: a path, or a socket (pid, fd) for pidfd_getfd. */
 	char *open_path;
 	pid_t sock_pid;
@@ -69,11 +76,15 @@ struct st_leftover_link {
 struct st_orphans {
 	struct st_netns *v;
 	size_t n, cap;
+	size_t hint; /* index of the last namespace looked up */
 	size_t active, orphans, unverified;
 	size_t unreadable_processes;
 	size_t sockets_unchecked; /* pidfd_getfd refused: their netns is not known */
 	int rootless;
 	uid_t uid;
+	uint64_t self_mntns; /* our mount namespace's inode: mounts we can reach */
+	int sources_only;    /* set before a scan: no interfaces, nsid, ages, leftovers */
+	int listns_errno;    /* why the kernel's own list was not read (ENOSYS: before 6.19) */
 	struct st_leftover_link *leftovers;
 	size_t nleftovers;
 };
@@ -103,7 +114,7 @@ void st_holder_text(const struct st_holder *h, char *buf, size_t len);
 
 /*
  * Scans this host (as far as the caller may see): every source once, then
- * interfaces (root: from a short-lived child inside each namespace), nsid
+ * interfaces (root: from short-lived threads that enter each namespace), nsid
  * and the stv/stbr leftovers of sandboxtime in our own namespace. Then
  * classifies.
  */

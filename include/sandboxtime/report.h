@@ -9,6 +9,7 @@
 #include "sandboxtime/host.h"
 #include "sandboxtime/measure.h"
 #include "sandboxtime/orphans.h"
+#include "sandboxtime/orphans_cleanup.h"
 #include "sandboxtime/netbench.h"
 #include "sandboxtime/bench_syscall.h"
 #include "sandboxtime/net_steps.h"
@@ -60,6 +61,7 @@ struct st_orphans_report {
 	const struct st_opts *opts;
 	struct st_host host;
 	const struct st_orphans *scan;
+	const struct st_cleanup *cleanup; /* NULL: no --cleanup */
 };
 
 /* The sandboxtime/orphans/v1 document (new reference). */

@@ -7,6 +7,7 @@
 
 #include "sandboxtime/error.h"
 #include "sandboxtime/init.h"
+#include "sandboxtime/ns_mount.h"
 #include "sandboxtime/ns_net.h"
 #include "sandboxtime/steps.h"
 
@@ -17,6 +18,7 @@ struct st_sandbox_config {
 	int no_init;
 	unsigned int kill_after_ms;    /* grace after a terminating signal; 0: none */
 	const struct st_net_plan *net; /* the wiring, when net is a layer */
+	const struct st_mount_plan *mounts; /* --config's root and mounts, or NULL */
 	struct st_exec_spec exec;      /* the workload: argv, env, cwd, hardening */
 };
 

@@ -22,6 +22,7 @@ struct st_seccomp {
 	size_t unknown;   /* syscall names this libseccomp and arch do not know: skipped */
 	char unknown_names[256];
 	int cache;        /* ST_SECCOMP_CACHE_*: where the program came from */
+	unsigned int load_flags; /* SECCOMP_FILTER_FLAG_*: given to seccomp(2) when loading */
 };
 
 enum {
@@ -51,6 +52,23 @@ int st_seccomp_compile(const char *spec, uint64_t caps, struct st_seccomp *out, 
 /* Compiles a profile held in memory, named @name in errors; no cache. */
 int st_seccomp_compile_json(const char *json, size_t len, const char *name, uint64_t caps,
 			    struct st_seccomp *out, struct st_error *err);
+
+/*
+ * The same, through the cache of compiled programs (a config.json's
+ * linux.seccomp): a repeat launch only reads the program back.
+ */
+int st_seccomp_compile_cached_json(const char *json, size_t len, const char *name, uint64_t caps,
+				   struct st_seccomp *out, struct st_error *err);
+
+/* How many compiled programs the cache keeps: see st_seccomp_cache_trim(). */
+#define ST_SECCOMP_CACHE_KEEP 64
+
+/*
+ * Removes the oldest written "seccomp-*" files of cache directory @dir (and
+ * any temporary file a crashed writer left) until at most @keep remain.
+ * Best effort; returns how many files it removed.
+ */
+size_t st_seccomp_cache_trim(const char *dir, size_t keep);
 
 /* Loads the compiled program into the calling process (needs no_new_privs or CAP_SYS_ADMIN). */
 int st_seccomp_load(const struct st_seccomp *f, struct st_error *err);

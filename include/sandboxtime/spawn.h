@@ -20,6 +20,9 @@
  */
 pid_t st_clone3(uint64_t flags, struct st_error *err);
 
+/* "clone3", or "clone" where st_clone3() falls back (so a report can say so). */
+const char *st_clone_call(void);
+
 /* A plain child (no new namespace) that dies with its parent. */
 pid_t st_fork_child(struct st_error *err);
 

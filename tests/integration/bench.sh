@@ -2,7 +2,7 @@
 # sandboxtime bench syscall: every place measured, figures plausible, JSON to
 # schema, as root and as nobody.
 source "$(dirname "$0")/../lib.sh" "$1"
-plan 6
+plan 8
 
 check_json() {
 	python3 - "$1" <<'PY'
@@ -57,7 +57,8 @@ t_table_and_csv() {
 
 t_bad_input() {
 	local out rc
-	for args in "bench" "bench nosuch" "bench syscall --repeat=0" "bench syscall --seccomp=none" "bench syscall extra"; do
+	for args in "bench" "bench nosuch" "bench syscall --repeat=0" "bench syscall --seccomp=none" "bench syscall extra" \
+		"bench cpu --repeat=0" "bench cpu --seccomp=none"; do
 		# shellcheck disable=SC2086
 		out=$("$ST_BIN" $args 2>&1); rc=$?
 		[ "$rc" = 125 ] || { echo "'$args': exit $rc"; return 1; }
@@ -65,7 +66,42 @@ t_bad_input() {
 	done
 }
 
+# bench cpu: work without syscalls, under a filter loaded without and with SPEC_ALLOW.
+check_cpu_json() {
+	python3 - "$1" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["schema"] == "sandboxtime/bench/v1" and d["bench"] == "cpu", d["bench"]
+rows = d["rows"]
+assert {(r["op"], r["where"]) for r in rows} == {(o, w) for o in ("cpu_loop", "memcpy_64mib")
+    for w in ("host", "sandbox", "seccomp:default", "seccomp:spec_allow")}, rows
+ssb = {r["where"]: r["speculation_store_bypass"] for r in rows}
+# SPEC_ALLOW leaves the task as a fresh child of the host is, and so do namespaces.
+assert ssb["seccomp:spec_allow"] == ssb["host"] == ssb["sandbox"] != "unknown", ssb
+for r in rows:
+    assert r["us"]["n"] == d["config"]["repeat"]
+    # 2^22 steps or one 64 MiB copy: more than 0.5 ms, less than 10 s
+    assert all(500 < x < 1e7 for x in r["us"]["samples"]), (r["where"], r["us"]["samples"])
+    if r["op"] == "memcpy_64mib":
+        assert r["checksum_ok"] and abs(r["median_gbps"] - 64 * 2**20 / (r["median_us"] * 1e3)) < 1e-6
+PY
+}
+
+t_bench_cpu() {
+	local dir
+	dir=$(mktemp -d); chmod 777 "$dir"
+	if [ "$1" = nobody ]; then
+		as_nobody "$ST_NOBODY_BIN" bench cpu --repeat=1 -J -o "$dir/b.json"
+	else
+		"$ST_BIN" bench cpu --repeat=1 -J -o "$dir/b.json"
+	fi || { rm -rf "$dir"; return 1; }
+	check_cpu_json "$dir/b.json"; local rc=$?
+	rm -rf "$dir"
+	return $rc
+}
+
 ok "bench syscall: JSON rows for every place and op, plausible figures [root]" t_bench_json "$ST_BIN"
+each_mode "bench cpu: every place, SPEC_ALLOW leaves speculation as on the host" t_bench_cpu
 ok "bench syscall: the same as nobody (rootless sandbox)" t_bench_nobody
 ok "bench syscall: table and CSV" t_table_and_csv
 ok "bench: bad input is one line and 125" t_bad_input

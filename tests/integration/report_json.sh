@@ -105,6 +105,7 @@ def check_common(d, mode, version):
         rcu = None
     need(host.get("rcu_expedited") == rcu, f"host.rcu_expedited: {host.get('rcu_expedited')!r}, /sys says {rcu!r}")
     need(host.get("cgroup") in ("v1", "v2", "hybrid", "none"), f"host.cgroup: {host.get('cgroup')!r}")
+    need(host.get("clone") == "clone3", f"host.clone: {host.get('clone')!r} on a kernel with clone3")
     need(isinstance(d.get("errors"), list), "errors: not a list")
 
 

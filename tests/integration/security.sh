@@ -8,7 +8,7 @@
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/../lib.sh" "$1"
 
-PLAN=93
+PLAN=97
 plan $PLAN
 
 # The probe's syscall numbers are x86_64's.
@@ -338,6 +338,28 @@ assert sc['rules'] == 1, 'rules: %r' % sc['rules']
 assert sc['unknown_syscalls'] == [], 'unknown_syscalls: %r' % sc['unknown_syscalls']"
 }
 
+# Where clone3 is missing (an old kernel, or a filter such as this one), every
+# layer is made with clone(): sandboxtime run inside such a sandbox says so in
+# its report (JSON host.clone and a table line), and a plain run says clone3.
+t_clone3_hidden() {
+	local mode=$1 file bin=$ST_BIN inner=$REPORTS/clone-$mode.json
+	[ "$mode" = nobody ] && bin=$ST_NOBODY_BIN
+	file=$(profile noclone3 '{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [{"names": ["clone3"], "action": "SCMP_ACT_ERRNO", "errnoRet": 38}]}') || return 1
+	rm -f "$inner"
+	st_run "$mode" --repeat=0 -q --seccomp="$file" -- \
+		"$bin" layers --ns=user,uts --repeat=2 --deferred-repeat=0 -J -o "$inner" || return 1
+	expect_rc 0 && expect_clean || return 1
+	json_check "$inner" "
+assert d['host']['clone'] == 'clone', 'host.clone: %r' % d['host']['clone']
+assert [l['layer'] for l in d['layers']] == ['base', 'user', 'uts'], d['layers']" || return 1
+	st_run "$mode" --repeat=0 -q --seccomp="$file" -- \
+		"$bin" layers --ns=user,uts --repeat=2 --deferred-repeat=0 || return 1
+	expect_rc 0 || return 1
+	grep -q "clone3 is missing here" "$ST_ERR" || { st_show; return 1; }
+	st_run "$mode" layers --ns=uts --repeat=2 --deferred-repeat=0 -J -o "$inner" || return 1
+	expect_rc 0 && json_check "$inner" "assert d['host']['clone'] == 'clone3', d['host']"
+}
+
 # "name": the single-name form of older runtime-spec versions.
 t_custom_profile_name() {
 	local file
@@ -431,6 +453,7 @@ each_mode "a profile that denies write(2): the workload still runs (true exits 0
 each_mode "a profile that denies rt_sigprocmask(2): the workload starts with no signal blocked" t_profile_denies_sigprocmask
 each_mode "a profile that denies execve(2): 126, one error line naming the command" t_profile_denies_execve
 each_mode "custom profile: getppid fails with errno 99 inside; JSON security.seccomp.profile is its path" t_custom_profile
+each_mode "clone3 hidden by a filter: a nested run reports host.clone \"clone\" and says so in the table; a plain one \"clone3\"" t_clone3_hidden
 each_mode "custom profile with the single-name form \"name\"" t_custom_profile_name
 each_mode "unknown syscall name: the run works, one warning names it, JSON unknown_syscalls lists it" t_unknown_syscall
 each_mode "a rule whose action is the default action is skipped, as runc does" t_rule_same_as_default
@@ -573,6 +596,38 @@ t_cache_truncated() {
 	cache_run "$xdg" && want_cache hit seccomp_cache_read && want keyctl "errno 1"
 }
 
+# A user with no home of its own and no XDG_CACHE_HOME caches in
+# /tmp/sandboxtime-UID, made 0700 and its own; a profile of this test's own
+# makes the first run a miss whatever other runs left there.
+t_cache_tmp_fallback() (
+	local file d owner mode
+	d=/tmp/sandboxtime-$(id -u nobody)
+	file=$(profile "tmpfallback-$$-$RANDOM" '{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [{"names": ["getppid"], "action": "SCMP_ACT_ERRNO", "errnoRet": 96}]}') || exit 1
+	unset XDG_CACHE_HOME
+	export HOME=/nonexistent
+	REPORT=$REPORTS/tmpcache-$RANDOM$RANDOM.json
+	st_run nobody --repeat=0 -J -o "$REPORT" --seccomp="$file" -- "$ST_PY" "$PROBE" || exit 1
+	expect_rc 0 && expect_clean && want_cache miss seccomp_compile && want getppid "errno 96" || exit 1
+	st_run nobody --repeat=0 -J -o "$REPORT" --seccomp="$file" -- "$ST_PY" "$PROBE" || exit 1
+	expect_rc 0 && want_cache hit seccomp_cache_read && want getppid "errno 96" || exit 1
+	owner=$(stat -c %u "$d") mode=$(stat -c %a "$d")
+	expect_eq "$owner:$mode" "$(id -u nobody):700"
+)
+
+# The same place made first by someone else (root here) is not used.
+t_cache_tmp_foreign() (
+	local d
+	d=/tmp/sandboxtime-$(id -u nobody)
+	rm -rf "$d" && mkdir -m 700 "$d" || exit 1
+	trap 'rm -rf "$d"' EXIT
+	unset XDG_CACHE_HOME
+	export HOME=/nonexistent
+	REPORT=$REPORTS/tmpcache-$RANDOM$RANDOM.json
+	st_run nobody --repeat=0 -J -o "$REPORT" -- "$ST_PY" "$PROBE" || exit 1
+	expect_rc 0 && want_cache off seccomp_compile && want keyctl "errno 1" || exit 1
+	[ -z "$(ls -A "$d")" ] || { echo "written to root's directory:"; ls -la "$d"; exit 1; }
+)
+
 # root's cache: /var/cache/sandboxtime, root's own, closed to others.
 t_cache_root_dir() {
 	local mode owner
@@ -591,7 +646,9 @@ for t in "t_cache_hit|cache: a private directory: miss, then hit (seccomp_cache_
 	"t_cache_changed_profile|cache: a profile changed at the same path is compiled again" \
 	"t_cache_open_dir|cache: a directory of mode 0777 is not used (cache off), nothing written" \
 	"t_cache_foreign_dir|cache: a directory that is not the user's is not used" \
-	"t_cache_truncated|cache: a file cut short is a miss and is written anew"; do
+	"t_cache_truncated|cache: a file cut short is a miss and is written anew" \
+	"t_cache_tmp_fallback|cache: no home and no XDG_CACHE_HOME: /tmp/sandboxtime-UID, 0700, miss then hit" \
+	"t_cache_tmp_foreign|cache: /tmp/sandboxtime-UID made by another user is not used (cache off)"; do
 	if can_run nobody; then
 		ok "${t#*|} [nobody]" "${t%%|*}"
 	else

@@ -414,6 +414,49 @@ static void test_net_modes(void **state)
 	assert_usage(PARSE(&o, &err, "layers", "--net=veth"), &err, "--net=veth");
 }
 
+/* --ipv6 opts in; --addr6 gives the address (and implies it); --net-batch. */
+static void test_ipv6_options(void **state)
+{
+	struct st_opts o;
+	struct st_error err = { 0 };
+	char text[64];
+
+	assert_int_equal(PARSE(&o, &err, "--net=veth", "--", "true"), 0);
+	assert_false(o.ipv6);
+	assert_false(o.net_batch);
+	assert_int_equal(PARSE(&o, &err, "--net=veth", "--ipv6", "--", "true"), 0);
+	assert_true(o.ipv6);
+	assert_false(o.addr6_given);
+	assert_int_equal(PARSE(&o, &err, "--net=bridge", "--addr6", "fd5b:7e1d:ab00:99::5/64", "--", "true"), 0);
+	assert_true(o.ipv6);
+	assert_true(o.addr6_given);
+	st_ip6_format(&o.addr6, text, sizeof(text));
+	assert_string_equal(text, "fd5b:7e1d:ab00:99::5/64");
+	assert_int_equal(PARSE(&o, &err, "--net=veth", "--addr6=fd00::2/126", "--", "true"), 0);
+	assert_int_equal(PARSE(&o, &err, "--net=veth", "--net-batch", "--", "true"), 0);
+	assert_true(o.net_batch);
+	/* Bad addresses: the syntax, outside fd00::/8, the prefix, the network's own address. */
+	assert_usage(PARSE(&o, &err, "--net=veth", "--addr6=garbage", "--", "true"), &err, "--addr6");
+	assert_usage(PARSE(&o, &err, "--net=veth", "--addr6=fd00::5", "--", "true"), &err, "--addr6");
+	assert_usage(PARSE(&o, &err, "--net=veth", "--addr6=10.0.0.2/30", "--", "true"), &err, "--addr6");
+	assert_usage(PARSE(&o, &err, "--net=veth", "--addr6=2001:db8::5/64", "--", "true"), &err, "fd00::/8");
+	assert_usage(PARSE(&o, &err, "--net=veth", "--addr6=fc00::5/64", "--", "true"), &err, "fd00::/8");
+	assert_usage(PARSE(&o, &err, "--net=veth", "--addr6=fd00::5/48", "--", "true"), &err, "/48");
+	assert_usage(PARSE(&o, &err, "--net=veth", "--addr6=fd00::1/127", "--", "true"), &err, "/127");
+	assert_usage(PARSE(&o, &err, "--net=veth", "--addr6=fd00::1/129", "--", "true"), &err, "--addr6");
+	assert_usage(PARSE(&o, &err, "--net=veth", "--addr6=fd00:0:0:7::/64", "--", "true"), &err, "network");
+	/* Only a wired sandbox has an eth0 to address or configure. */
+	assert_usage(PARSE(&o, &err, "--ipv6", "--", "true"), &err, "--ipv6");
+	assert_usage(PARSE(&o, &err, "--net=none", "--addr6=fd00::2/64", "--", "true"), &err, "--addr6");
+	assert_usage(PARSE(&o, &err, "--net=host", "--net-batch", "--", "true"), &err, "--net-batch");
+	/* IPv6 needs 1280 bytes of MTU. */
+	assert_usage(PARSE(&o, &err, "--net=veth", "--ipv6", "--mtu=1279", "--", "true"), &err, "1280");
+	assert_int_equal(PARSE(&o, &err, "--net=veth", "--ipv6", "--mtu=1280", "--", "true"), 0);
+	/* A joined bridge: its IPv6 block is read at run time, not parsed here. */
+	assert_int_equal(PARSE(&o, &err, "--net=bridge", "--bridge=br0", "--ipv6", "--", "true"), 0);
+	assert_usage(PARSE(&o, &err, "netbench", "--ipv6"), &err, "--ipv6");
+}
+
 static void test_ns_option(void **state)
 {
 	struct st_opts o;
@@ -455,6 +498,11 @@ static void test_unknown_subcommand(void **state)
 	assert_usage(PARSE(&o, &err, "bench"), &err, "bench");
 	assert_true(strstr(err.msg, "syscall") != NULL);
 	assert_usage(PARSE(&o, &err, "bench", "nosuch"), &err, "'nosuch'");
+	assert_true(strstr(err.msg, "cpu") != NULL);
+	assert_int_equal(PARSE(&o, &err, "bench", "cpu", "--repeat=3"), 0);
+	assert_int_equal(o.command, ST_CMD_BENCH);
+	assert_string_equal(o.bench, "cpu");
+	assert_int_equal(o.repeat, 3);
 	/* A subcommand is only the first word. */
 	assert_usage(PARSE(&o, &err, "--repeat=2", "layers"), &err, "'--'");
 }
@@ -481,6 +529,32 @@ static void test_orphans(void **state)
 	assert_usage(PARSE(&o, &err, "orphans", "--ns", "net"), &err, "--ns");
 	assert_usage(PARSE(&o, &err, "orphans", "extra"), &err, "'extra'");
 	assert_usage(PARSE(&o, &err, "orphans", "--bogus"), &err, "--bogus");
+	/* --cleanup and its options: the default --min-age, repeatable --cleanup-path. */
+	assert_int_equal(PARSE(&o, &err, "orphans", "--cleanup"), 0);
+	assert_true(o.cleanup && !o.dry_run);
+	assert_int_equal(o.min_age_s, 60);
+	assert_int_equal(o.ncleanup_paths, 0);
+	assert_int_equal(PARSE(&o, &err, "orphans", "--cleanup", "--dry-run", "--min-age=0",
+			       "--cleanup-path", "/a b", "--cleanup-path=/c"), 0);
+	assert_true(o.cleanup && o.dry_run);
+	assert_int_equal(o.min_age_s, 0);
+	assert_int_equal(o.ncleanup_paths, 2);
+	assert_string_equal(o.cleanup_paths[0], "/a b");
+	assert_string_equal(o.cleanup_paths[1], "/c");
+	assert_usage(PARSE(&o, &err, "orphans", "--cleanup", "--min-age=-1"), &err, "--min-age");
+	assert_usage(PARSE(&o, &err, "orphans", "--cleanup", "--min-age=1y"), &err, "--min-age");
+	assert_usage(PARSE(&o, &err, "orphans", "--cleanup", "--cleanup-path="), &err, "--cleanup-path");
+	assert_usage(PARSE(&o, &err, "orphans", "--cleanup", "--cleanup-path=1", "--cleanup-path=2",
+			   "--cleanup-path=3", "--cleanup-path=4", "--cleanup-path=5", "--cleanup-path=6",
+			   "--cleanup-path=7", "--cleanup-path=8", "--cleanup-path=9"), &err, "at most 8");
+	assert_usage(PARSE(&o, &err, "orphans", "--dry-run"), &err, "--dry-run");
+	assert_usage(PARSE(&o, &err, "orphans", "--min-age=5"), &err, "need orphans --cleanup");
+	assert_usage(PARSE(&o, &err, "orphans", "--cleanup-path=/x"), &err, "need orphans --cleanup");
+	assert_usage(PARSE(&o, &err, "orphans", "--cleanup", "--watch"), &err, "--watch");
+	assert_usage(PARSE(&o, &err, "orphans", "--cleanup", "--textfile=x.prom"), &err, "--textfile");
+	assert_usage(PARSE(&o, &err, "--cleanup", "--", "true"), &err, "orphans only");
+	assert_usage(PARSE(&o, &err, "cleanup", "--cleanup"), &err, "orphans only");
+	assert_int_equal(PARSE(&o, &err, "cleanup", "--dry-run"), 0);
 	/* --all and prometheus mean nothing elsewhere. */
 	assert_usage(PARSE(&o, &err, "--all", "--", "true"), &err, "--all");
 	assert_usage(PARSE(&o, &err, "layers", "--format=prometheus"), &err, "prometheus");
@@ -614,6 +688,7 @@ int main(void)
 		cmocka_unit_test(test_net_host),
 		cmocka_unit_test(test_net_host_conflicts),
 		cmocka_unit_test(test_net_modes),
+		cmocka_unit_test(test_ipv6_options),
 		cmocka_unit_test(test_ns_option),
 		cmocka_unit_test(test_format_and_hostname),
 		cmocka_unit_test(test_unknown_subcommand),

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "sandboxtime/ip4.h"
+#include "sandboxtime/ip6.h"
 #include "sandboxtime/nl.h"
 
 static char buf[4096];
@@ -424,6 +425,181 @@ static void test_ip4_rejects(void **state)
 	}
 }
 
+static void test_addr6_message(void **state)
+{
+	struct st_error err = { 0 };
+	struct st_ip6 a;
+	struct nlmsghdr *nlh;
+	const struct ifaddrmsg *ifa;
+
+	assert_int_equal(st_ip6_parse("--addr6", "fd5b:7e1d:ab00:12::2/64", &a, &err), 0);
+	nlh = st_nl_msg_addr6(buf, 13, 7, &a);
+	ifa = mnl_nlmsg_get_payload(nlh);
+	assert_int_equal(nlh->nlmsg_type, RTM_NEWADDR);
+	assert_int_equal(nlh->nlmsg_flags, NLM_F_REQUEST | NLM_F_ACK | NLM_F_CREATE | NLM_F_EXCL);
+	assert_int_equal(nlh->nlmsg_seq, 13);
+	assert_int_equal(ifa->ifa_family, AF_INET6);
+	assert_int_equal(ifa->ifa_prefixlen, 64);
+	assert_int_equal(ifa->ifa_index, 7);
+	/* Usable at once: no duplicate address detection (a tentative address for ~1-2 s). */
+	assert_int_equal(ifa->ifa_flags, IFA_F_NODAD);
+	assert_int_equal(mnl_attr_get_payload_len(find(nlh, sizeof(*ifa), NULL, IFA_ADDRESS)), 16);
+	assert_memory_equal(mnl_attr_get_payload(find(nlh, sizeof(*ifa), NULL, IFA_ADDRESS)), &a.addr, 16);
+	assert_memory_equal(mnl_attr_get_payload(find(nlh, sizeof(*ifa), NULL, IFA_LOCAL)), &a.addr, 16);
+	/* IPv6 has no broadcast. */
+	assert_null(find(nlh, sizeof(*ifa), NULL, IFA_BROADCAST));
+}
+
+static void test_route6_message(void **state)
+{
+	struct in6_addr gw;
+	struct nlmsghdr *nlh;
+	const struct rtmsg *rtm;
+
+	inet_pton(AF_INET6, "fd5b:7e1d:ab00:12::1", &gw);
+	nlh = st_nl_msg_default_route6(buf, 14, 4, &gw);
+	rtm = mnl_nlmsg_get_payload(nlh);
+	assert_int_equal(nlh->nlmsg_type, RTM_NEWROUTE);
+	assert_int_equal(nlh->nlmsg_flags, NLM_F_REQUEST | NLM_F_ACK | NLM_F_CREATE | NLM_F_EXCL);
+	assert_int_equal(rtm->rtm_family, AF_INET6);
+	assert_int_equal(rtm->rtm_dst_len, 0);
+	assert_int_equal(rtm->rtm_table, RT_TABLE_MAIN);
+	assert_int_equal(rtm->rtm_type, RTN_UNICAST);
+	assert_int_equal(mnl_attr_get_payload_len(find(nlh, sizeof(*rtm), NULL, RTA_GATEWAY)), 16);
+	assert_memory_equal(mnl_attr_get_payload(find(nlh, sizeof(*rtm), NULL, RTA_GATEWAY)), &gw, 16);
+	assert_int_equal(mnl_attr_get_u32(find(nlh, sizeof(*rtm), NULL, RTA_OIF)), 4);
+	assert_null(find(nlh, sizeof(*rtm), NULL, RTA_DST));
+}
+
+static void test_ip6(void **state)
+{
+	struct st_error err = { 0 };
+	struct st_ip6 a, b, n;
+	char text[64];
+
+	assert_int_equal(st_ip6_parse("--addr6", "fd5b:7e1d:ab00:12::2/64", &a, &err), 0);
+	st_ip6_format(&a, text, sizeof(text));
+	assert_string_equal(text, "fd5b:7e1d:ab00:12::2/64");
+	n = st_ip6_network(&a);
+	st_ip6_format(&n, text, sizeof(text));
+	assert_string_equal(text, "fd5b:7e1d:ab00:12::/64");
+	assert_true(st_ip6_is_ula(&a.addr));
+	assert_int_equal(st_ip6_parse("x", "fd5b:7e1d:ab00::/48", &b, &err), 0);
+	assert_true(st_ip6_overlap(&a, &b));
+	assert_int_equal(st_ip6_parse("x", "fd5b:7e1d:ab00:13::/64", &b, &err), 0);
+	assert_false(st_ip6_overlap(&a, &b));
+	/* A prefix that ends inside a byte: /63 holds :12 and :13, not :14. */
+	assert_int_equal(st_ip6_parse("x", "fd5b:7e1d:ab00:13::/63", &b, &err), 0);
+	assert_true(st_ip6_overlap(&a, &b));
+	assert_int_equal(st_ip6_parse("x", "fd5b:7e1d:ab00:14::/63", &b, &err), 0);
+	assert_false(st_ip6_overlap(&a, &b));
+	assert_int_equal(st_ip6_parse("x", "fc00::1/7", &b, &err), 0);
+	assert_false(st_ip6_is_ula(&b.addr));
+	assert_true(st_ip6_overlap(&a, &b));
+}
+
+static void test_ip6_rejects(void **state)
+{
+	static const char *const bad[] = { "fd00::1",   "fd00::1/",    "fd00::1/129", "fd00::1/0",
+					   "fd00:::1/64", "x/64",      "fd00::1/6x",  "fd00::1/-1",
+					   "/64",       "10.0.0.1/24", "fd00::1/+64" };
+	struct st_error err = { 0 };
+	struct st_ip6 a;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		st_error_clear(&err);
+		if (st_ip6_parse("--addr6", bad[i], &a, &err) == 0)
+			fail_msg("'%s' was accepted", bad[i]);
+		assert_true(err.usage);
+		assert_non_null(strstr(err.msg, "--addr6"));
+	}
+}
+
+/* A batch: the requests back to back, numbered on from the first sequence number. */
+static void test_batch_messages(void **state)
+{
+	static struct st_nl_batch b;
+	struct st_error err = { 0 };
+	struct st_ip4 a4;
+	struct st_ip6 a6;
+	struct in6_addr gw6;
+	const struct nlmsghdr *nlh;
+	const uint16_t types[] = { RTM_NEWLINK, RTM_NEWADDR, RTM_NEWLINK, RTM_NEWROUTE, RTM_NEWADDR, RTM_NEWROUTE };
+	size_t left, i = 0;
+
+	assert_int_equal(st_ip4_parse("x", "10.213.0.2/30", &a4, &err), 0);
+	assert_int_equal(st_ip6_parse("x", "fd5b:7e1d:ab00:12::2/64", &a6, &err), 0);
+	inet_pton(AF_INET6, "fd5b:7e1d:ab00:12::1", &gw6);
+	st_nl_batch_init(&b, 100);
+	assert_int_equal(st_nl_batch_link_up(&b, "lo", 0, &err), 0);
+	assert_int_equal(st_nl_batch_addr(&b, 2, "eth0", &a4, &err), 0);
+	assert_int_equal(st_nl_batch_link_up(&b, "eth0", 0, &err), 0);
+	assert_int_equal(st_nl_batch_route(&b, 2, "eth0", (struct in_addr){ htonl(0x0ad50001) }, &err), 0);
+	assert_int_equal(st_nl_batch_addr6(&b, 2, "eth0", &a6, &err), 0);
+	assert_int_equal(st_nl_batch_route6(&b, 2, "eth0", &gw6, &err), 0);
+	assert_int_equal(b.n, 6);
+	assert_string_equal(b.what[1], "add address 10.213.0.2/30 to eth0");
+	assert_string_equal(b.what[4], "add address fd5b:7e1d:ab00:12::2/64 to eth0");
+	assert_string_equal(b.what[5], "add default IPv6 route via fd5b:7e1d:ab00:12::1 dev eth0");
+	nlh = (const struct nlmsghdr *)b.buf;
+	left = b.len;
+	while (mnl_nlmsg_ok(nlh, (int)left)) {
+		assert_true(i < 6);
+		assert_int_equal(nlh->nlmsg_type, types[i]);
+		assert_int_equal(nlh->nlmsg_seq, 100 + i);
+		assert_int_equal(b.seq[i], 100 + i);
+		assert_true(nlh->nlmsg_flags & NLM_F_ACK);
+		i++;
+		nlh = mnl_nlmsg_next(nlh, (int *)&left);
+	}
+	assert_int_equal(i, 6);
+	assert_int_equal(left, 0);
+	/* Full: an error, not an overrun. */
+	assert_int_equal(st_nl_batch_link_up(&b, "a", 0, &err), 0);
+	assert_int_equal(st_nl_batch_link_up(&b, "b", 0, &err), 0);
+	assert_int_equal(st_nl_batch_link_up(&b, "c", 0, &err), -ENOBUFS);
+	assert_int_equal(b.n, ST_NL_BATCH_MAX);
+}
+
+/*
+ * The acks of a batch, several in one buffer: each counted; the first
+ * failure kept, naming its request, and a later one not overwriting it.
+ */
+static void test_batch_acks(void **state)
+{
+	static struct st_nl_batch b;
+	struct st_error err = { 0 };
+	char reply[512];
+	size_t len = 0, acked = 0;
+	int first = 0;
+
+	st_nl_batch_init(&b, 20);
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(st_nl_batch_link_up(&b, i == 2 ? "eth0" : "lo", 0, &err), 0);
+	len += control(reply + len, NLMSG_ERROR, 20, 0);
+	len += control(reply + len, NLMSG_ERROR, 21, 0);
+	assert_int_equal(st_nl_batch_parse(&b, reply, len, 99, &acked, &first, &err), 0);
+	assert_int_equal(acked, 2);
+	assert_int_equal(first, 0);
+	len = control(reply, NLMSG_ERROR, 22, -ENODEV);
+	len += control(reply + len, NLMSG_ERROR, 23, -EEXIST);
+	assert_int_equal(st_nl_batch_parse(&b, reply, len, 99, &acked, &first, &err), 0);
+	assert_int_equal(acked, 4);
+	assert_int_equal(first, -ENODEV);
+	assert_int_equal(err.errnum, ENODEV);
+	assert_string_equal(err.msg, "netlink: set eth0 up");
+	/* A reply to no request of the batch is an error, not an ack. */
+	len = control(reply, NLMSG_ERROR, 19, 0);
+	assert_int_equal(st_nl_batch_parse(&b, reply, len, 99, &acked, &first, &err), -EPROTO);
+	/* One addressed to another socket fails the batch. */
+	acked = 0;
+	first = 0;
+	st_error_clear(&err);
+	len = control(reply, NLMSG_ERROR, 20, 0);
+	assert_int_equal(st_nl_batch_parse(&b, reply, len, 98, &acked, &first, &err), 0);
+	assert_int_equal(first, -ESRCH);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -442,6 +618,12 @@ int main(void)
 		cmocka_unit_test(test_parse_overrunning_message),
 		cmocka_unit_test(test_ip4),
 		cmocka_unit_test(test_ip4_rejects),
+		cmocka_unit_test(test_addr6_message),
+		cmocka_unit_test(test_route6_message),
+		cmocka_unit_test(test_ip6),
+		cmocka_unit_test(test_ip6_rejects),
+		cmocka_unit_test(test_batch_messages),
+		cmocka_unit_test(test_batch_acks),
 	};
 
 	return cmocka_run_group_tests_name("nl", tests, NULL, NULL);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -36,9 +37,11 @@ static void test_network_path(void **state)
 	struct st_error err = { 0 };
 	struct st_oci o;
 
-	assert_int_equal(load("{\"root\": {\"path\": \"r\"}, \"linux\": {\"namespaces\": ["
-			      "{\"type\": \"pid\"}, {\"type\": \"network\", \"path\": \"/run/netns/x\"}]}}",
-			      &o, &err), 0);
+	assert_int_equal(
+	    load("{\"root\": {\"path\": \"/\"}, \"linux\": {\"namespaces\": ["
+		 "{\"type\": \"pid\"}, {\"type\": \"network\", \"path\": \"/run/netns/x\"}]}}",
+		 &o, &err),
+	    0);
 	assert_string_equal(o.net_path, "/run/netns/x");
 	assert_int_equal(o.ns_mask, ST_LAYER_BIT(ST_LAYER_PID));
 	st_oci_free(&o);
@@ -54,23 +57,119 @@ static void test_namespace_twice(void **state)
 	struct st_error err = { 0 };
 	struct st_oci o;
 
-	assert_int_equal(load("{\"root\": {\"path\": \"r\"}, \"linux\": {\"namespaces\": ["
-			      "{\"type\": \"network\", \"path\": \"/a\"}, {\"type\": \"network\", \"path\": \"/b\"}]}}",
-			      &o, &err), -EINVAL);
+	assert_int_equal(load("{\"root\": {\"path\": \"/\"}, \"linux\": {\"namespaces\": ["
+			      "{\"type\": \"network\", \"path\": \"/a\"}, {\"type\": \"network\", "
+			      "\"path\": \"/b\"}]}}",
+			      &o, &err),
+			 -EINVAL);
 	assert_true(err.usage);
 	assert_non_null(strstr(err.msg, ".linux.namespaces[1].type: namespace type \"network\" given twice"));
 	assert_null(o.net_path);
-	assert_int_equal(load("{\"root\": {\"path\": \"r\"}, \"linux\": {\"namespaces\": ["
+	assert_int_equal(load("{\"root\": {\"path\": \"/\"}, \"linux\": {\"namespaces\": ["
 			      "{\"type\": \"pid\"}, {\"type\": \"uts\"}, {\"type\": \"pid\"}]}}",
-			      &o, &err), -EINVAL);
+			      &o, &err),
+			 -EINVAL);
 	assert_non_null(strstr(err.msg, ".linux.namespaces[2].type: namespace type \"pid\" given twice"));
+}
+
+/* root and mounts: resolved, typed, options split into flags and data. */
+static void test_mounts(void **state)
+{
+	struct st_error err = { 0 };
+	struct st_oci o;
+
+	assert_int_equal(
+	    load("{\"root\": {\"path\": \"/tmp\", \"readonly\": true}, \"mounts\": ["
+		 "{\"destination\": \"/t\", \"type\": \"tmpfs\", \"options\": [\"ro\", \"nosuid\", "
+		 "\"size=1m\", \"mode=755\"]},"
+		 "{\"destination\": \"/x/y\", \"source\": \"rel\", \"options\": [\"rbind\", "
+		 "\"ro\", \"rprivate\"]},"
+		 "{\"destination\": \"/proc\", \"type\": \"proc\", \"source\": \"proc\"}]}",
+		 &o, &err),
+	    0);
+	assert_string_equal(o.mounts.root, "/tmp");
+	assert_true(o.mounts.readonly);
+	assert_int_equal(o.mounts.n, 3);
+	assert_int_equal(o.mounts.v[0].type, ST_MOUNT_TMPFS);
+	assert_int_equal(o.mounts.v[0].flags, MS_RDONLY | MS_NOSUID);
+	assert_string_equal(o.mounts.v[0].data, "size=1m,mode=755");
+	/* A bind by its option (as runc reads it), its source relative to the file's directory. */
+	assert_int_equal(o.mounts.v[1].type, ST_MOUNT_BIND);
+	assert_string_equal(o.mounts.v[1].source, "/proc/self/fd/rel");
+	assert_true(o.mounts.v[1].recursive);
+	assert_int_equal(o.mounts.v[1].flags, MS_RDONLY);
+	assert_int_equal(o.mounts.v[2].type, ST_MOUNT_PROC);
+	assert_true(st_mount_plan_has_proc(&o.mounts));
+	assert_null(strstr(o.ignored, "mounts"));
+	st_oci_free(&o);
+	/* "/" is the host's root: no pivot_root. */
+	assert_int_equal(load("{\"root\": {\"path\": \"/\"}}", &o, &err), 0);
+	assert_null(o.mounts.root);
+	st_oci_free(&o);
+}
+
+static void expect_bad(const char *json, const char *msg)
+{
+	struct st_error err = { 0 };
+	struct st_oci o;
+
+	assert_int_equal(load(json, &o, &err), -EINVAL);
+	assert_true(err.usage);
+	if (!strstr(err.msg, msg))
+		fail_msg("%s: got '%s'", msg, err.msg);
+	/* Nothing handed back: a half-read mounts list is freed by the loader. */
+	assert_null(o.mounts.v);
+	assert_null(o.mounts.root);
+	assert_null(o.mounts.file);
+}
+
+static void test_mount_errors(void **state)
+{
+	expect_bad("{\"process\": {\"args\": [\"true\"]}}", ".root.path: missing");
+	expect_bad("{\"root\": {\"path\": \"/nonexistent-root\"}}",
+		   ".root.path: \"/nonexistent-root\": No such file");
+	expect_bad("{\"root\": {\"path\": \"/\"}, \"mounts\": [{\"destination\": \"/s\", \"type\": "
+		   "\"sysfs\"}]}",
+		   ".mounts[0].type: type \"sysfs\" is not supported");
+	expect_bad("{\"root\": {\"path\": \"/\"}, \"mounts\": [{\"destination\": \"/t\", \"type\": "
+		   "\"tmpfs\"},"
+		   "{\"destination\": \"/a/../../b\", \"type\": \"tmpfs\"}]}",
+		   ".mounts[1].destination: \"/a/../../b\" must be an absolute path");
+	expect_bad("{\"root\": {\"path\": \"/\"}, \"mounts\": [{\"destination\": \"/\", \"type\": "
+		   "\"tmpfs\"}]}",
+		   ".mounts[0].destination");
+	expect_bad("{\"root\": {\"path\": \"/\"}, \"mounts\": [{\"destination\": \"/t\", \"type\": "
+		   "\"tmpfs\", \"options\": [\"shared\"]}]}",
+		   ".mounts[0].options[0]: option \"shared\" is not supported for a tmpfs mount");
+	expect_bad("{\"root\": {\"path\": \"/\"}, \"mounts\": [{\"destination\": \"/t\", \"type\": "
+		   "\"bind\"}]}",
+		   ".mounts[0].source: a bind mount needs a source path");
+}
+
+static void test_mount_helpers(void **state)
+{
+	struct st_mount m = { .type = ST_MOUNT_TMPFS };
+
+	assert_true(st_mount_dest_ok("/a/b.c/..d"));
+	assert_false(st_mount_dest_ok("a"));
+	assert_false(st_mount_dest_ok("/a/./b"));
+	assert_false(st_mount_dest_ok("/a/.."));
+	assert_int_equal(st_mount_option(&m, "ro"), 0);
+	assert_int_equal(st_mount_option(&m, "rw"), 0);
+	assert_int_equal(m.flags, 0);
+	assert_int_equal(st_mount_option(&m, "a=b,c=d"), -EINVAL); /* one option, one value */
+	assert_int_equal(st_mount_option(&m, "=x"), -EINVAL);
+	assert_int_equal(st_mount_option(&m, "rslave"), -EINVAL);
+	m.type = ST_MOUNT_BIND;
+	assert_int_equal(st_mount_option(&m, "size=1m"), -EINVAL);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_network_path),
-		cmocka_unit_test(test_namespace_twice),
+		cmocka_unit_test(test_network_path),  cmocka_unit_test(test_namespace_twice),
+		cmocka_unit_test(test_mounts),	      cmocka_unit_test(test_mount_errors),
+		cmocka_unit_test(test_mount_helpers),
 	};
 
 	return cmocka_run_group_tests_name("oci", tests, NULL, NULL);

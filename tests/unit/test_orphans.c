@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "sandboxtime/orphans.h"
+#include "sandboxtime/orphans_cleanup.h"
 #include "sandboxtime/procfs.h"
 #include "sandboxtime/report.h"
 
@@ -224,6 +225,83 @@ static void test_prom_escape(void **state)
 	assert_string_equal(buf, "");
 }
 
+static void test_cleanup_path_under(void **state)
+{
+	assert_true(st_cleanup_path_under("/run/netns/a", "/run/netns"));
+	assert_true(st_cleanup_path_under("/run/netns/d/a", "/run/netns"));
+	assert_false(st_cleanup_path_under("/run/netns", "/run/netns"));
+	assert_false(st_cleanup_path_under("/run/netns/", "/run/netns"));
+	assert_false(st_cleanup_path_under("/run/netnsx/a", "/run/netns"));
+	assert_false(st_cleanup_path_under("/run/a", "/run/netns"));
+	assert_true(st_cleanup_path_under("/x", "/"));
+	assert_false(st_cleanup_path_under("/", "/"));
+}
+
+/* A namespace no process lives in, with @holders, aged @age seconds (< 0: unknown). */
+static struct st_netns orphan(struct st_holder *holders, size_t n, double age)
+{
+	return (struct st_netns){ .dev = NSFS,
+				  .ino = 9,
+				  .state = ST_NETNS_ORPHAN,
+				  .holders = holders,
+				  .nholders = n,
+				  .age_s = age,
+				  .nsid = -1 };
+}
+
+static void test_cleanup_eligible(void **state)
+{
+	char *roots[] = { "/run/netns", "/tmp/c p" };
+	struct st_holder h[2] = {
+		{ .kind = ST_HOLDER_MOUNT, .path = "/run/netns/a", .mntns = 77 },
+		{ .kind = ST_HOLDER_MOUNT, .path = "/tmp/c p/b", .mntns = 77 },
+	};
+	struct st_netns ns = orphan(h, 2, 120);
+	char why[512];
+
+	assert_int_equal(st_cleanup_eligible(&ns, 77, 60, roots, 2, why, sizeof(why)), 1);
+	assert_string_equal(why, "");
+	/* Exactly --min-age old is old enough; younger is not; unknown never is. */
+	ns.age_s = 60;
+	assert_int_equal(st_cleanup_eligible(&ns, 77, 60, roots, 2, why, sizeof(why)), 1);
+	ns.age_s = 59.5;
+	assert_int_equal(st_cleanup_eligible(&ns, 77, 60, roots, 2, why, sizeof(why)), 0);
+	assert_non_null(strstr(why, "younger than --min-age"));
+	ns.age_s = -1;
+	assert_int_equal(st_cleanup_eligible(&ns, 77, 0, roots, 2, why, sizeof(why)), 0);
+	assert_non_null(strstr(why, "age unknown"));
+	ns.age_s = 120;
+	/* Outside every root. */
+	assert_int_equal(st_cleanup_eligible(&ns, 77, 60, roots, 1, why, sizeof(why)), 0);
+	assert_non_null(strstr(why, "outside"));
+	/* Another mount namespace. */
+	h[1].mntns = 78;
+	assert_int_equal(st_cleanup_eligible(&ns, 77, 60, roots, 2, why, sizeof(why)), 0);
+	assert_non_null(strstr(why, "mount namespace 78"));
+	h[1].mntns = 77;
+	/* An fd or a socket besides the mount: never. */
+	h[1] = (struct st_holder){ .kind = ST_HOLDER_FD, .pid = 300, .fd = 7, .comm = "bash" };
+	assert_int_equal(st_cleanup_eligible(&ns, 77, 0, roots, 2, why, sizeof(why)), 0);
+	assert_non_null(strstr(why, "held by fd:300/7(bash)"));
+	h[1].kind = ST_HOLDER_SOCKET;
+	assert_int_equal(st_cleanup_eligible(&ns, 77, 0, roots, 2, why, sizeof(why)), 0);
+	assert_non_null(strstr(why, "held by socket:300/7(bash)"));
+	/* Not an orphan: active, hidden, unverified, or a process in it. */
+	ns.nholders = 1;
+	ns.state = ST_NETNS_ACTIVE;
+	assert_int_equal(st_cleanup_eligible(&ns, 77, 0, roots, 2, why, sizeof(why)), 0);
+	ns.state = ST_NETNS_UNVERIFIED;
+	assert_int_equal(st_cleanup_eligible(&ns, 77, 0, roots, 2, why, sizeof(why)), 0);
+	ns.state = ST_NETNS_ORPHAN;
+	ns.processes = 1;
+	assert_int_equal(st_cleanup_eligible(&ns, 77, 0, roots, 2, why, sizeof(why)), 0);
+	ns.processes = 0;
+	assert_int_equal(st_cleanup_eligible(&ns, 77, 0, roots, 2, why, sizeof(why)), 1);
+	/* No holder at all: nothing to remove. */
+	ns.nholders = 0;
+	assert_int_equal(st_cleanup_eligible(&ns, 77, 0, roots, 2, why, sizeof(why)), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -236,6 +314,8 @@ int main(void)
 		cmocka_unit_test(test_classify_rootless),
 		cmocka_unit_test(test_holder_text),
 		cmocka_unit_test(test_prom_escape),
+		cmocka_unit_test(test_cleanup_path_under),
+		cmocka_unit_test(test_cleanup_eligible),
 	};
 
 	return cmocka_run_group_tests_name("orphans", tests, NULL, NULL);

@@ -10,6 +10,7 @@
  * SCMP_CMP_MASKED_EQ) and what the default profile blocks.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/filter.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -20,10 +21,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include <linux/seccomp.h>
 
 #include "sandboxtime/caps.h"
 #include "sandboxtime/seccomp_filter.h"
@@ -388,6 +391,38 @@ static void test_unknown_name_empty(void **state)
 	st_seccomp_free(&f);
 }
 
+/* linux.seccomp.flags as runc reads them; kept through the cache; none by default. */
+static void test_flags(void **state)
+{
+	static const char json[] =
+	    "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"flags\": [\"SECCOMP_FILTER_FLAG_TSYNC\", "
+	    "\"SECCOMP_FILTER_FLAG_SPEC_ALLOW\"], \"syscalls\": []}";
+	static const char bad[] =
+	    "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"flags\": [\"SECCOMP_FILTER_FLAG_FOO\"]}";
+	struct st_error err = { 0 };
+	struct st_seccomp f;
+
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(st_seccomp_compile_cached_json(json, sizeof(json) - 1, "flags",
+								st_caps_default(), &f, &err),
+				 0);
+		/* The second read comes from the cache (the first may too, as root: /var/cache is shared). */
+		if (i)
+			assert_int_equal(f.cache, ST_SECCOMP_CACHE_HIT);
+		assert_int_equal(f.load_flags, SECCOMP_FILTER_FLAG_SPEC_ALLOW);
+		st_seccomp_free(&f);
+	}
+	assert_int_equal(st_seccomp_compile("default", st_caps_default(), &f, &err), 0);
+	assert_int_equal(f.load_flags, 0);
+	st_seccomp_free(&f);
+	assert_int_equal(
+	    st_seccomp_compile_json(bad, sizeof(bad) - 1, "bad", st_caps_default(), &f, &err),
+	    -EINVAL);
+	assert_non_null(
+	    strstr(err.msg, "bad: .flags[0]: unknown flag \"SECCOMP_FILTER_FLAG_FOO\""));
+	st_seccomp_free(&f);
+}
+
 /* More unknown names than the list holds: all counted, the list cut at a name. */
 static void test_unknown_names_overflow(void **state)
 {
@@ -494,6 +529,48 @@ static void test_cache_roundtrip_file(void **state)
 static void test_cache_roundtrip_default(void **state)
 {
 	cache_roundtrip("default");
+}
+
+/*
+ * The cache keeps the newest @keep programs: the oldest written go, other
+ * files and directories stay, and a second trim finds nothing to do.
+ */
+static void test_cache_trim(void **state)
+{
+	char tdir[] = "/tmp/st-seccomp-trim.XXXXXX", file[PATH_MAX];
+	struct timespec times[2] = { { 0, UTIME_OMIT } };
+	struct stat st;
+
+	assert_non_null(mkdtemp(tdir));
+	for (int i = 0; i < 70; i++) {
+		snprintf(file, sizeof(file), "%s/seccomp-%016x.bpf", tdir, i);
+		FILE *f = fopen(file, "w");
+
+		assert_non_null(f);
+		fclose(f);
+		times[1].tv_sec = 1000000 + i; /* mtime: file i written at second i */
+		times[1].tv_nsec = 0;
+		assert_int_equal(utimensat(AT_FDCWD, file, times, 0), 0);
+	}
+	snprintf(file, sizeof(file), "%s/other", tdir);
+	fclose(fopen(file, "w"));
+	snprintf(file, sizeof(file), "%s/seccomp-dir", tdir);
+	assert_int_equal(mkdir(file, 0700), 0);
+
+	assert_int_equal(st_seccomp_cache_trim(tdir, 64), 6);
+	for (int i = 0; i < 70; i++) {
+		snprintf(file, sizeof(file), "%s/seccomp-%016x.bpf", tdir, i);
+		assert_int_equal(stat(file, &st) == 0, i >= 6);
+	}
+	assert_int_equal(st_seccomp_cache_trim(tdir, 64), 0);
+	snprintf(file, sizeof(file), "%s/other", tdir);
+	assert_int_equal(stat(file, &st), 0);
+	assert_int_equal(unlink(file), 0);
+	snprintf(file, sizeof(file), "%s/seccomp-dir", tdir);
+	assert_int_equal(rmdir(file), 0);
+	assert_int_equal(st_seccomp_cache_trim(tdir, 0), 64);
+	assert_int_equal(rmdir(tdir), 0);
+	assert_int_equal(st_seccomp_cache_trim("/nonexistent-dir", 0), 0);
 }
 
 /* "none" compiles nothing and caches nothing. */
@@ -658,6 +735,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_minimal),
+		cmocka_unit_test(test_cache_trim),
+		cmocka_unit_test(test_flags),
 		cmocka_unit_test(test_single_name),
 		cmocka_unit_test(test_no_rules),
 		cmocka_unit_test(test_actions_ops_arches),
