@@ -33,6 +33,7 @@ const char *const st_nb_path_names[ST_NB_PATH_COUNT] = {
 	[ST_NB_VETH] = "veth",
 	[ST_NB_BRIDGE] = "bridge",
 	[ST_NB_HOST_TO_SANDBOX] = "host-to-sandbox",
+	[ST_NB_MACVLAN] = "macvlan",
 };
 
 int st_nb_parse_paths(const char *text, unsigned int *mask, struct st_error *err)
@@ -58,10 +59,10 @@ int st_nb_parse_paths(const char *text, unsigned int *mask, struct st_error *err
 			}
 		}
 		if (!found)
-			return st_error_usage(err, "--paths: unknown path '%s' (known: host,veth,bridge,host-to-sandbox,all)", tok);
+			return st_error_usage(err, "--paths: unknown path '%s' (known: host,veth,bridge,host-to-sandbox,macvlan,all)", tok);
 	}
 	if (!*mask)
-		return st_error_usage(err, "--paths: empty list (known: host,veth,bridge,host-to-sandbox,all)");
+		return st_error_usage(err, "--paths: empty list (known: host,veth,bridge,host-to-sandbox,macvlan,all)");
 	return 0;
 }
 
@@ -1002,4 +1003,6 @@ void st_nb_ratios_compute(const struct st_nb_path_result paths[ST_NB_PATH_COUNT]
 		ratio(host, st_nb_median_gbps(&paths[ST_NB_HOST_TO_SANDBOX]));
 	r->latency_host_to_sandbox_over_host =
 		ratio(st_nb_p50_us(&paths[ST_NB_HOST_TO_SANDBOX]), host_lat);
+	r->throughput_host_over_macvlan = ratio(host, st_nb_median_gbps(&paths[ST_NB_MACVLAN]));
+	r->latency_macvlan_over_host = ratio(st_nb_p50_us(&paths[ST_NB_MACVLAN]), host_lat);
 }

@@ -134,6 +134,8 @@ size_t st_nb_report_notes(const struct st_nb_report *r, char notes[][ST_NB_NOTE_
 		     r->opts->duration_s,
 		     r->opts->busy_poll ? "--busy-poll: both ends spin on MSG_DONTWAIT reads and ask for SO_BUSY_POLL, so no wake-up of a sleeping receiver is in a round trip; each end keeps a CPU busy."
 					: "Both ends sleep in read(2) until the byte arrives: a round trip includes two wake-ups (--busy-poll takes them out).");
+	if (r->paths[ST_NB_MACVLAN].measured)
+		NOTE("macvlan: server and client each on a bridge-mode macvlan of one parent (a veth end in the lab's base namespace, for carrier; dummy is not in every kernel); the frames go from one macvlan to the other without touching the parent or a bridge.");
 	if (r->paths[ST_NB_HOST_TO_SANDBOX].measured)
 		NOTE("host-to-sandbox: the client in the lab's 'host' namespace (the bridge's own address), the server behind a veth on that bridge, reached at its address directly; a published port's DNAT rule or proxy is not in the path.");
 	if (n < max) {

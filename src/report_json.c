@@ -650,6 +650,10 @@ json_t *st_nb_report_json(const struct st_nb_report *r)
 			    ratio_json(r->ratios.throughput_host_over_host_to_sandbox));
 	json_object_set_new(ratios, "latency_host_to_sandbox_over_host",
 			    ratio_json(r->ratios.latency_host_to_sandbox_over_host));
+	json_object_set_new(ratios, "throughput_host_over_macvlan",
+			    ratio_json(r->ratios.throughput_host_over_macvlan));
+	json_object_set_new(ratios, "latency_macvlan_over_host",
+			    ratio_json(r->ratios.latency_macvlan_over_host));
 	json_object_set_new(doc, "elapsed_s", json_real((double)r->elapsed_ns / 1e9));
 	json_object_set_new(doc, "notes", jnotes);
 	return doc;

@@ -112,6 +112,8 @@ int st_nb_write_prometheus(const struct st_nb_report *r, FILE *out, struct st_er
 		  offsetof(struct st_nb_ratios, throughput_host_over_host_to_sandbox) },
 		{ "latency_host_to_sandbox_over_host",
 		  offsetof(struct st_nb_ratios, latency_host_to_sandbox_over_host) },
+		{ "throughput_host_over_macvlan", offsetof(struct st_nb_ratios, throughput_host_over_macvlan) },
+		{ "latency_macvlan_over_host", offsetof(struct st_nb_ratios, latency_macvlan_over_host) },
 	};
 
 	family(out, "sandboxtime_netbench_throughput_gbps",

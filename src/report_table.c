@@ -445,6 +445,12 @@ int st_nb_write_table(const struct st_nb_report *r, FILE *out, struct st_error *
 		fputs("   latency it/host ", out);
 		nb_cell(out, 6, 2, r->ratios.latency_host_to_sandbox_over_host);
 	}
+	if (r->paths[ST_NB_MACVLAN].measured) {
+		fputs("\n  macvlan:         throughput host/it ", out);
+		nb_cell(out, 6, 2, r->ratios.throughput_host_over_macvlan);
+		fputs("   latency it/host ", out);
+		nb_cell(out, 6, 2, r->ratios.latency_macvlan_over_host);
+	}
 	fputs("\n\nnotes:\n", out);
 	for (size_t i = 0; i < nnotes; i++)
 		fprintf(out, "  - %s\n", notes[i]);

@@ -22,6 +22,7 @@ enum st_nb_path {
 	ST_NB_VETH,
 	ST_NB_BRIDGE,
 	ST_NB_HOST_TO_SANDBOX, /* client in the base namespace, server behind veth + bridge */
+	ST_NB_MACVLAN,         /* server and client on two bridge-mode macvlans of one parent */
 	ST_NB_PATH_COUNT,
 };
 
@@ -31,7 +32,7 @@ enum st_nb_path {
 
 extern const char *const st_nb_path_names[ST_NB_PATH_COUNT];
 
-/* Parses --paths: a comma list of host,veth,bridge,host-to-sandbox (or "all"). */
+/* Parses --paths: a comma list of host,veth,bridge,host-to-sandbox,macvlan (or "all"). */
 int st_nb_parse_paths(const char *text, unsigned int *mask, struct st_error *err);
 
 #define ST_NB_MIN_DURATION_S 0.0   /* exclusive */
@@ -118,7 +119,7 @@ int st_nb_run_once(const struct st_nb_config *cfg, const struct st_nb_endpoint *
  * by the children inside it, so that netbench's end, however it comes,
  * frees them all. Nothing is created in the host's network namespace.
  */
-#define ST_NB_LAB_MAX_NS 7
+#define ST_NB_LAB_MAX_NS 8
 
 struct st_nb_lab {
 	int base_fd;
@@ -166,6 +167,8 @@ struct st_nb_ratios {
 	double latency_bridge_over_host;
 	double throughput_host_over_host_to_sandbox;
 	double latency_host_to_sandbox_over_host;
+	double throughput_host_over_macvlan;
+	double latency_macvlan_over_host;
 };
 
 /* Median Gbit/s of a path, or NAN when it has none. */

@@ -101,7 +101,7 @@ if pinned:
     assert isinstance(cp["server_cpu"], int) and isinstance(cp["client_cpu"], int), cp
     assert cp["server_cpu"] != cp["client_cpu"], cp
 paths = {p["path"]: p for p in d["paths"]}
-assert sorted(paths) == ["bridge", "host", "host-to-sandbox", "veth"], list(paths)
+assert sorted(paths) == ["bridge", "host", "host-to-sandbox", "macvlan", "veth"], list(paths)
 for name, p in paths.items():
     s = p["streams"]
     assert len(s) == 3, (name, s)
@@ -120,7 +120,9 @@ for name, p in paths.items():
     if pinned:
         assert p["cpus_seen"]["server"] == [cp["server_cpu"]], (name, p["cpus_seen"])
         assert p["cpus_seen"]["client"] == [cp["client_cpu"]], (name, p["cpus_seen"])
-assert paths["host-to-sandbox"]["mtu"] == 1500, paths["host-to-sandbox"]
+assert paths["host-to-sandbox"]["mtu"] == 1500 and paths["macvlan"]["mtu"] == 1500, paths
+for k in ("throughput_host_over_macvlan", "latency_macvlan_over_host"):
+    assert d["ratios"][k] > 0, (k, d["ratios"])
 r = d["ratios"]
 assert r["throughput_host_over_host_to_sandbox"] > 0 and r["latency_host_to_sandbox_over_host"] > 0, r
 PY
@@ -223,7 +225,7 @@ t_bad_all() {
 }
 
 each_mode "netbench -J: every path moves data, both ends agree, keys and ratios" t_json
-each_mode "netbench --streams, --udp, --busy-poll, --cpu-pin on all four paths" t_options
+each_mode "netbench --streams, --udp, --busy-poll, --cpu-pin on all five paths" t_options
 each_mode "netbench --format=prometheus: HELP/TYPE lines and the gauges" t_prometheus
 each_mode "netbench CSV (units in the header, --mtu) and table (ratios, notes)" t_csv_table
 each_mode "netbench --cpu-pin with one CPU allowed exits 125" t_cpu_pin_one_cpu
@@ -250,13 +252,13 @@ fi
 t_host_untouched() {
 	local dir
 	dir=$(st_scratch) || return 1
-	st_start root netbench --duration=1 --repeat=1 --paths=veth,bridge,host-to-sandbox --no-rr -q || return 1
+	st_start root netbench --duration=1 --repeat=1 --paths=veth,bridge,host-to-sandbox,macvlan --no-rr -q || return 1
 	sleep 1
 	ip -o link show >"$dir/links" 2>&1
 	ip -o addr show >"$dir/addrs" 2>&1
 	st_finish
 	expect_rc 0 && expect_clean || return 1
-	! grep -E 'nbv|nbbr|nbs0|nbc0|nbh0' "$dir/links" || { echo "a netbench link in the host's namespace"; return 1; }
+	! grep -E 'nbv|nbbr|nbs0|nbc0|nbh0|nbm[01]' "$dir/links" || { echo "a netbench link in the host's namespace"; return 1; }
 	! grep -F '10.217.' "$dir/addrs" || { echo "a netbench address in the host's namespace"; return 1; }
 }
 if is_root; then

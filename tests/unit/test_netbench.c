@@ -195,6 +195,8 @@ static void test_parse_paths(void **state)
 
 	assert_int_equal(st_nb_parse_paths("host-to-sandbox,host", &mask, &err), 0);
 	assert_int_equal(mask, (1u << ST_NB_HOST_TO_SANDBOX) | (1u << ST_NB_HOST));
+	assert_int_equal(st_nb_parse_paths("macvlan", &mask, &err), 0);
+	assert_int_equal(mask, 1u << ST_NB_MACVLAN);
 	assert_int_equal(st_nb_parse_paths("all", &mask, &err), 0);
 	assert_int_equal(mask, ST_NB_ALL_PATHS);
 	assert_true(st_nb_parse_paths("host-to", &mask, &err) < 0);
