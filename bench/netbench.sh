@@ -14,11 +14,13 @@
 #                    (10.218.1.1/24, .2)
 #   host-to-sandbox  a bridge in the private namespace (10.218.2.254/24), the
 #                    server behind a veth on it (10.218.2.1)
+#   macvlan          two namespaces, each with a bridge-mode macvlan of one
+#                    parent (a veth end) in the private namespace (10.218.3.1/24, .2)
 # netbench runs in the same private namespace and builds its own (nested
 # user namespace), so all three tools measure from the same place.
 #
 # Environment: BENCH_NB_ROUNDS (5), BENCH_NB_DURATION (2 s per measurement),
-# BENCH_NB_PATHS (host,veth,bridge,host-to-sandbox), BENCH_NB_PIN (1: pin
+# BENCH_NB_PATHS (host,veth,bridge,host-to-sandbox,macvlan), BENCH_NB_PIN (1: pin
 # server and client to CPUs 0 and 1 for every tool: --cpu-pin, taskset).
 #
 # Writes OUTDIR/raw/* (every tool's own output) and OUTDIR/netbench-peers.json
@@ -28,7 +30,7 @@ export LC_ALL=C
 
 ROUNDS=${BENCH_NB_ROUNDS:-5}
 DUR=${BENCH_NB_DURATION:-2}
-PATHS=${BENCH_NB_PATHS:-host,veth,bridge,host-to-sandbox}
+PATHS=${BENCH_NB_PATHS:-host,veth,bridge,host-to-sandbox,macvlan}
 PIN=${BENCH_NB_PIN:-1}
 IPERF_PORT=5301
 SOCKPERF_PORT=11111
@@ -121,6 +123,17 @@ build_host_to_sandbox() {
 	SRV_NS[host-to-sandbox]=hs; CLI_NS[host-to-sandbox]=""; ADDR[host-to-sandbox]=10.218.2.1
 }
 
+build_macvlan() {
+	ns ms; ns mc
+	ip link add m0 type veth peer name m1
+	ip link set m0 up && ip link set m1 up
+	ip link add link m0 name eth0 netns ms type macvlan mode bridge
+	ip link add link m0 name eth0 netns mc type macvlan mode bridge
+	ip -n ms addr add 10.218.3.1/24 dev eth0 && ip -n ms link set eth0 up
+	ip -n mc addr add 10.218.3.2/24 dev eth0 && ip -n mc link set eth0 up
+	SRV_NS[macvlan]="ms"; CLI_NS[macvlan]="mc"; ADDR[macvlan]=10.218.3.1
+}
+
 # run_in NS CPU CMD...: CMD in namespace NS ("" = here), pinned to CPU unless PIN=0.
 run_in() {
 	local nsname=$1 cpu=$2; shift 2
@@ -194,6 +207,7 @@ for p in "${paths[@]}"; do
 	veth) build_veth ;;
 	bridge) build_bridge ;;
 	host-to-sandbox) build_host_to_sandbox ;;
+	macvlan) build_macvlan ;;
 	*) echo "netbench bench: unknown path '$p'" >&2; exit 2 ;;
 	esac
 done

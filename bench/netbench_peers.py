@@ -18,7 +18,7 @@ import re
 import statistics
 import sys
 
-PATHS = ["host", "veth", "bridge", "host-to-sandbox"]
+PATHS = ["host", "veth", "bridge", "host-to-sandbox", "macvlan"]
 
 
 def rounds(out, tool, path, ext):
