@@ -50,6 +50,10 @@ enum {
 	OPT_WATCH,
 	OPT_INTERVAL,
 	OPT_TEXTFILE,
+	OPT_STREAMS,
+	OPT_BUSY_POLL,
+	OPT_UDP,
+	OPT_CPU_PIN,
 	OPT_CLEANUP,
 	OPT_MIN_AGE,
 	OPT_CLEANUP_PATH,
@@ -94,6 +98,10 @@ static const struct option long_options[] = {
 	{ "watch", no_argument, NULL, OPT_WATCH },
 	{ "interval", required_argument, NULL, OPT_INTERVAL },
 	{ "textfile", required_argument, NULL, OPT_TEXTFILE },
+	{ "streams", required_argument, NULL, OPT_STREAMS },
+	{ "busy-poll", no_argument, NULL, OPT_BUSY_POLL },
+	{ "udp", no_argument, NULL, OPT_UDP },
+	{ "cpu-pin", no_argument, NULL, OPT_CPU_PIN },
 	{ "cleanup", no_argument, NULL, OPT_CLEANUP },
 	{ "min-age", required_argument, NULL, OPT_MIN_AGE },
 	{ "cleanup-path", required_argument, NULL, OPT_CLEANUP_PATH },
@@ -151,7 +159,8 @@ void st_cli_usage(FILE *out)
 	      "     --net-steps-repeat=N\n"
 	      "                        also wire and unwire a private namespace N times the way the\n"
 	      "                          sandbox is wired, each step timed (default: 0)\n"
-	      "     --paths=LIST       netbench: comma list of host,veth,bridge (default: all three)\n"
+	      "     --paths=LIST       netbench: comma list of host,veth,bridge,host-to-sandbox,\n"
+	      "                          macvlan, or all (default: host,veth,bridge)\n"
 	      "     --duration=SECONDS netbench: measured time per run, fractions allowed, at\n"
 	      "                          most 3600 (default: 3)\n"
 	      "     --size=BYTES       netbench: bytes per write of the stream, at most 64 MiB\n"
@@ -159,6 +168,12 @@ void st_cli_usage(FILE *out)
 	      "     --rr               netbench: also measure 1-byte request/response latency\n"
 	      "                          (default)\n"
 	      "     --no-rr            netbench: throughput only\n"
+	      "     --streams=N        netbench: parallel TCP connections of the stream, 1 to 64\n"
+	      "                          (default: 1)\n"
+	      "     --busy-poll        netbench: the latency ends spin on non-blocking reads (and\n"
+	      "                          SO_BUSY_POLL) instead of sleeping until a byte arrives\n"
+	      "     --udp              netbench: also a UDP stream (sent, received, lost)\n"
+	      "     --cpu-pin          netbench: pin the server and the client to two different CPUs\n"
 	      "     --repeat=N         measured repetitions per layer set (default: 20; 0 in a run:\n"
 	      "                          no measuring, only build and run the sandbox; netbench:\n"
 	      "                          runs per path, 3)\n"
@@ -353,6 +368,17 @@ static int parse_option(int c, const char *arg, struct st_opts *o, struct st_err
 	case OPT_NO_RR:
 		o->rr = c == OPT_RR;
 		return 0;
+	case OPT_STREAMS:
+		return parse_count("--streams", arg, 1, ST_NB_MAX_STREAMS, &o->streams, err);
+	case OPT_BUSY_POLL:
+		o->busy_poll = 1;
+		return 0;
+	case OPT_UDP:
+		o->udp = 1;
+		return 0;
+	case OPT_CPU_PIN:
+		o->cpu_pin = 1;
+		return 0;
 	case OPT_CAP_ADD:
 	case OPT_CAP_DROP:
 		*(c == OPT_CAP_ADD ? &o->cap_add : &o->cap_drop) = arg;
@@ -522,7 +548,14 @@ static int check_netbench(int argc, char **argv, int ind, struct st_opts *o, str
 	if (!o->repeat_given)
 		o->repeat = 3;
 	if (!o->nb_paths)
-		o->nb_paths = ST_NB_ALL_PATHS;
+		o->nb_paths = ST_NB_DEFAULT_PATHS;
+	if (o->cpu_pin && o->cpu >= 0)
+		return st_error_usage(err, "--cpu-pin puts server and client on two CPUs, --cpu=%d all on one: choose one",
+				      o->cpu);
+	if (o->busy_poll && o->rr == 0)
+		return st_error_usage(err, "--busy-poll applies to the latency phase: drop --no-rr");
+	if (!o->streams)
+		o->streams = 1;
 	if (o->duration_s <= 0)
 		o->duration_s = 3.0;
 	if (!o->size)
@@ -570,6 +603,8 @@ static int parse_operands(int argc, char **argv, int ind, int value_index, struc
 		return check_netbench(argc, argv, ind, o, err);
 	if (o->nb_paths || o->duration_s > 0 || o->size || o->rr >= 0)
 		return st_error_usage(err, "--paths, --duration, --size, --rr and --no-rr apply to netbench only");
+	if (o->streams || o->busy_poll || o->udp || o->cpu_pin)
+		return st_error_usage(err, "--streams, --busy-poll, --udp and --cpu-pin apply to netbench only");
 	if (o->command == ST_CMD_CLEANUP) {
 		if (ind < argc)
 			return st_error_usage(err, "cleanup: unexpected argument '%s'", argv[ind]);

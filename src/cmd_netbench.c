@@ -16,6 +16,7 @@
 struct nb_state {
 	struct st_nb_path_result paths[ST_NB_PATH_COUNT];
 	struct st_nb_run run;
+	int server_cpu, client_cpu; /* --cpu-pin, else -1 */
 };
 
 static void nb_state_free(struct nb_state **sp)
@@ -58,6 +59,11 @@ static int measure(struct st_session *s, const struct st_nb_lab *lab, struct nb_
 		.rr = o->rr,
 		.repeat = o->repeat,
 		.mtu = o->mtu,
+		.streams = o->streams,
+		.busy_poll = o->busy_poll,
+		.udp = o->udp,
+		.server_cpu = st->server_cpu,
+		.client_cpu = st->client_cpu,
 	};
 	int order[ST_NB_PATH_COUNT];
 	unsigned int n = 0, done = 0;
@@ -105,6 +111,9 @@ int st_cmd_netbench(const struct st_opts *o, int *exit_code, struct st_error *er
 		return ret;
 	if (!st)
 		return st_error_set(err, ENOMEM, "netbench");
+	st->server_cpu = st->client_cpu = -1;
+	if (o->cpu_pin && st_nb_pick_cpus(&st->server_cpu, &st->client_cpu) < 0)
+		return st_error_set(err, EINVAL, "--cpu-pin: netbench may run on one CPU only (it needs two, one for the server, one for the client)");
 	/* Host facts come from the host: read them before leaving its namespaces. */
 	st_host_collect(&s.report.host);
 	ret = st_nb_lab_enter(err);
@@ -119,6 +128,8 @@ int st_cmd_netbench(const struct st_opts *o, int *exit_code, struct st_error *er
 	memset(&r, 0, sizeof(r));
 	r.opts = o;
 	r.host = &s.report.host;
+	r.server_cpu = st->server_cpu;
+	r.client_cpu = st->client_cpu;
 	r.paths = st->paths;
 	r.elapsed_ns = st_now_ns() - t0;
 	st_nb_ratios_compute(st->paths, &r.ratios);

@@ -21,6 +21,10 @@
 #define BRIDGE_SERVER "10.217.1.1"
 #define BRIDGE_CLIENT "10.217.1.2"
 #define BRIDGE_PREFIX 24
+#define PUBLISHED_SERVER "10.217.2.1"
+#define PUBLISHED_HOST "10.217.2.254"
+#define MACVLAN_SERVER "10.217.3.1"
+#define MACVLAN_CLIENT "10.217.3.2"
 
 int st_nb_lab_enter(struct st_error *err)
 {
@@ -190,6 +194,88 @@ static int build_bridge(struct st_nb_lab *lab, unsigned int mtu, struct st_error
 	return 0;
 }
 
+/*
+ * host-to-sandbox: the docker0 shape seen from the host. The bridge and the
+ * host's veth end live in the base namespace (the "host" of the lab), which
+ * holds the bridge's address; the server is in a namespace behind them, the
+ * client in the base, reaching the server's address straight (Docker's
+ * published port adds a DNAT rule or a proxy on top: not measured here).
+ */
+static int build_host_to_sandbox(struct st_nb_lab *lab, unsigned int mtu, struct st_error *err)
+{
+	_cleanup_(st_nl_closep) struct st_nl *host = NULL;
+	_cleanup_(st_nl_closep) struct st_nl *srv = NULL;
+	struct st_nb_endpoint *ep = &lab->ep[ST_NB_HOST_TO_SANDBOX];
+	int ret;
+
+	ep->client_ns_fd = lab->base_fd;
+	ret = make_ns(lab, &ep->server_ns_fd, err);
+	if (ret == 0)
+		ret = st_nl_open(&host, err);
+	if (ret == 0)
+		ret = nl_in(lab, ep->server_ns_fd, &srv, err);
+	if (ret == 0)
+		ret = st_nl_bridge_create(host, "nbbr1", mtu, err);
+	if (ret == 0)
+		ret = st_nl_veth_create(host, "nbh0", "eth0", ep->server_ns_fd, mtu, err);
+	if (ret == 0)
+		ret = st_nl_link_set_master(host, "nbh0", "nbbr1", err);
+	if (ret == 0)
+		ret = st_nl_link_set_up(host, "nbh0", 0, err);
+	if (ret == 0)
+		ret = address_up(host, "nbbr1", ip4(PUBLISHED_HOST, BRIDGE_PREFIX), err);
+	if (ret == 0)
+		ret = address_up(srv, "eth0", ip4(PUBLISHED_SERVER, BRIDGE_PREFIX), err);
+	if (ret < 0)
+		return st_error_wrap(err, "host-to-sandbox path");
+	inet_pton(AF_INET, PUBLISHED_SERVER, &ep->server_addr);
+	ep->client_if = "nbbr1";
+	return 0;
+}
+
+/*
+ * macvlan: the server's and the client's eth0 are bridge-mode macvlans of one
+ * parent in the base namespace, which their traffic never crosses (macvlan
+ * hands a frame from one sibling to the other itself). The parent is one end
+ * of a veth pair, up with its peer so that it has carrier: the dummy device
+ * would do the same but is not built into every kernel.
+ */
+static int build_macvlan(struct st_nb_lab *lab, unsigned int mtu, struct st_error *err)
+{
+	_cleanup_(st_nl_closep) struct st_nl *host = NULL;
+	_cleanup_(st_nl_closep) struct st_nl *srv = NULL;
+	_cleanup_(st_nl_closep) struct st_nl *cli = NULL;
+	struct st_nb_endpoint *ep = &lab->ep[ST_NB_MACVLAN];
+	int ret;
+
+	ret = make_ns(lab, &ep->server_ns_fd, err);
+	if (ret == 0)
+		ret = make_ns(lab, &ep->client_ns_fd, err);
+	if (ret == 0)
+		ret = st_nl_open(&host, err);
+	if (ret == 0)
+		ret = nl_in(lab, ep->server_ns_fd, &srv, err);
+	if (ret == 0)
+		ret = nl_in(lab, ep->client_ns_fd, &cli, err);
+	if (ret == 0)
+		ret = st_nl_veth_create(host, "nbm0", "nbm1", -1, mtu, err);
+	for (const char *const *l = (const char *const[]){ "nbm0", "nbm1", NULL }; ret == 0 && *l; l++)
+		ret = st_nl_link_set_up(host, *l, 0, err);
+	if (ret == 0)
+		ret = st_nl_macvlan_create(host, "eth0", "nbm0", ep->server_ns_fd, mtu, err);
+	if (ret == 0)
+		ret = st_nl_macvlan_create(host, "eth0", "nbm0", ep->client_ns_fd, mtu, err);
+	if (ret == 0)
+		ret = address_up(srv, "eth0", ip4(MACVLAN_SERVER, BRIDGE_PREFIX), err);
+	if (ret == 0)
+		ret = address_up(cli, "eth0", ip4(MACVLAN_CLIENT, BRIDGE_PREFIX), err);
+	if (ret < 0)
+		return st_error_wrap(err, "macvlan path");
+	inet_pton(AF_INET, MACVLAN_SERVER, &ep->server_addr);
+	ep->client_if = "eth0";
+	return 0;
+}
+
 int st_nb_lab_build(struct st_nb_lab *lab, unsigned int mask, unsigned int mtu,
 		    struct st_error *err)
 {
@@ -206,6 +292,10 @@ int st_nb_lab_build(struct st_nb_lab *lab, unsigned int mask, unsigned int mtu,
 		ret = build_veth(lab, mtu, err);
 	if (ret == 0 && (mask & (1u << ST_NB_BRIDGE)))
 		ret = build_bridge(lab, mtu, err);
+	if (ret == 0 && (mask & (1u << ST_NB_HOST_TO_SANDBOX)))
+		ret = build_host_to_sandbox(lab, mtu, err);
+	if (ret == 0 && (mask & (1u << ST_NB_MACVLAN)))
+		ret = build_macvlan(lab, mtu, err);
 	return ret;
 }
 

@@ -373,6 +373,43 @@ int st_nl_bridge_create(struct st_nl *nl, const char *name, unsigned int mtu, st
 	return nl_talk(nl, st_nl_msg_bridge(nl->buf, ++nl->seq, name, mtu), what, err);
 }
 
+struct nlmsghdr *st_nl_msg_macvlan(void *buf, uint32_t seq, const char *name, int parent_index,
+				   int netns_fd, unsigned int mtu)
+{
+	struct nlmsghdr *nlh = msg_start(buf, seq, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL);
+	struct nlattr *linkinfo, *data;
+
+	put_ifinfo(nlh);
+	mnl_attr_put_strz(nlh, IFLA_IFNAME, name);
+	mnl_attr_put_u32(nlh, IFLA_LINK, (uint32_t)parent_index);
+	if (mtu)
+		mnl_attr_put_u32(nlh, IFLA_MTU, mtu);
+	/* Born in the target namespace; IFLA_LINK still names the parent here. */
+	if (netns_fd >= 0)
+		mnl_attr_put_u32(nlh, IFLA_NET_NS_FD, (uint32_t)netns_fd);
+	linkinfo = mnl_attr_nest_start(nlh, IFLA_LINKINFO);
+	mnl_attr_put_strz(nlh, IFLA_INFO_KIND, "macvlan");
+	data = mnl_attr_nest_start(nlh, IFLA_INFO_DATA);
+	/* Bridge mode: macvlans of one parent reach each other without the parent. */
+	mnl_attr_put_u32(nlh, IFLA_MACVLAN_MODE, MACVLAN_MODE_BRIDGE);
+	mnl_attr_nest_end(nlh, data);
+	mnl_attr_nest_end(nlh, linkinfo);
+	return nlh;
+}
+
+int st_nl_macvlan_create(struct st_nl *nl, const char *name, const char *parent, int netns_fd,
+			 unsigned int mtu, struct st_error *err)
+{
+	char what[80];
+	int index = st_nl_link_index(nl, parent, err);
+
+	if (index < 0)
+		return index;
+	snprintf(what, sizeof(what), "create macvlan %s on %s", name, parent);
+	return nl_talk(nl, st_nl_msg_macvlan(nl->buf, ++nl->seq, name, index, netns_fd, mtu), what,
+		       err);
+}
+
 int st_nl_link_del(struct st_nl *nl, const char *ifname, struct st_error *err)
 {
 	struct nlmsghdr *nlh = nl_prepare(nl, RTM_DELLINK, 0);

@@ -164,7 +164,8 @@ int st_nb_write_csv(const struct st_nb_report *r, FILE *out, struct st_error *er
 	fputs("path,throughput_min_gbps,throughput_median_gbps,throughput_p95_gbps,"
 	      "throughput_mean_gbps,throughput_stddev_gbps,throughput_n,latency_p50_us,"
 	      "latency_p99_us,latency_mean_us,latency_n,transactions_per_s,retransmits,mtu_bytes,"
-	      "bytes_sent,bytes_received,server_cpu_s_per_gb,client_cpu_s_per_gb\n",
+	      "bytes_sent,bytes_received,server_cpu_s_per_gb,client_cpu_s_per_gb,streams,"
+	      "udp_datagram_bytes,udp_sent_gbps,udp_received_gbps,udp_loss\n",
 	      out);
 	for (int i = 0; i < ST_NB_PATH_COUNT; i++) {
 		const struct st_nb_path_result *p = &r->paths[i];
@@ -184,9 +185,15 @@ int st_nb_write_csv(const struct st_nb_report *r, FILE *out, struct st_error *er
 		fprintf(out, "%u,%u,%llu,%llu,", p->retransmits, p->mtu, (unsigned long long)p->bytes_sent,
 			(unsigned long long)p->bytes_received);
 		if (p->stream_gb > 0)
-			fprintf(out, "%.6f,%.6f\n", p->server_cpu_s / p->stream_gb, p->client_cpu_s / p->stream_gb);
+			fprintf(out, "%.6f,%.6f,", p->server_cpu_s / p->stream_gb, p->client_cpu_s / p->stream_gb);
 		else
-			fputs(",\n", out);
+			fputs(",,", out);
+		fprintf(out, "%u,", p->nstreams);
+		if (r->opts->udp && p->udp.sent_datagrams)
+			fprintf(out, "%u,%.6f,%.6f,%.6f\n", p->udp.datagram, st_nb_udp_sent_gbps(&p->udp),
+				st_nb_udp_received_gbps(&p->udp), st_nb_udp_loss(&p->udp));
+		else
+			fputs(",,,\n", out);
 	}
 	if (ferror(out))
 		return st_error_set(err, errno ? errno : EIO, "report: writing CSV");

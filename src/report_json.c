@@ -507,12 +507,79 @@ static json_t *latency_json(const struct st_nb_path_result *p)
 			 (double)h->max_ns / 1000.0);
 }
 
+static json_t *nb_path_core_json(const struct st_nb_report *r, int i);
+
 static json_t *per_gb(double cpu_s, double gb)
 {
 	return gb > 0 ? json_real(cpu_s / gb) : json_null();
 }
 
+/* NAN (nothing to divide by) as null. */
+static json_t *real_or_null(double v)
+{
+	return isnan(v) ? json_null() : json_real(v);
+}
+
+/* Each connection of the stream, summed over the runs, counted at both ends. */
+static json_t *streams_json(const struct st_nb_path_result *p)
+{
+	json_t *a = json_array();
+
+	for (unsigned int i = 0; i < p->nstreams; i++) {
+		const struct st_nb_stream *s = &p->streams[i];
+
+		json_array_append_new(a, json_pack("{s:I,s:I,s:I,s:o}", "stream", (json_int_t)i,
+						   "bytes_sent", (json_int_t)s->bytes_sent,
+						   "bytes_received", (json_int_t)s->bytes_received,
+						   "throughput_gbps", real_or_null(st_nb_stream_gbps(s))));
+	}
+	return a;
+}
+
+static json_t *udp_json(const struct st_nb_report *r, const struct st_nb_path_result *p)
+{
+	const struct st_nb_udp *u = &p->udp;
+
+	if (!r->opts->udp)
+		return json_null();
+	return json_pack("{s:s,s:I,s:I,s:I,s:I,s:I,s:o,s:o,s:o}", "mode", "stream", "datagram_bytes",
+			 (json_int_t)u->datagram, "sent_datagrams", (json_int_t)u->sent_datagrams,
+			 "sent_bytes", (json_int_t)u->sent_bytes, "received_datagrams",
+			 (json_int_t)u->received_datagrams, "received_bytes",
+			 (json_int_t)u->received_bytes, "sent_gbps", real_or_null(st_nb_udp_sent_gbps(u)),
+			 "received_gbps", real_or_null(st_nb_udp_received_gbps(u)), "loss",
+			 real_or_null(st_nb_udp_loss(u)));
+}
+
+static json_t *cpu_list(uint64_t mask)
+{
+	json_t *a = json_array();
+
+	for (int c = 0; c < 64; c++)
+		if (mask & (1ull << c))
+			json_array_append_new(a, json_integer(c));
+	return a;
+}
+
 static json_t *nb_path_json(const struct st_nb_report *r, int i)
+{
+	const struct st_nb_path_result *p = &r->paths[i];
+	json_t *o = nb_path_core_json(r, i);
+
+	json_object_set_new(o, "retransmits_dsacked", json_integer(p->dsack_dups));
+	json_object_set_new(o, "reordering_seen", json_integer(p->reord_seen));
+	json_object_set_new(o, "streams", streams_json(p));
+	json_object_set_new(o, "udp", udp_json(r, p));
+	json_object_set_new(o, "busy_poll",
+			    r->opts->rr ? json_pack("{s:b,s:b}", "spin", r->opts->busy_poll, "so_busy_poll",
+						    r->opts->busy_poll && p->so_busy_poll)
+					: json_null());
+	json_object_set_new(o, "cpus_seen", json_pack("{s:o,s:o}", "server", cpu_list(p->server_cpus),
+						      "client", cpu_list(p->client_cpus)));
+	return o;
+}
+
+static json_t *nb_path_core_json(const struct st_nb_report *r, int i)
 {
 	const struct st_nb_path_result *p = &r->paths[i];
 
@@ -536,6 +603,7 @@ json_t *st_nb_report_json(const struct st_nb_report *r)
 	json_t *names = json_array();
 	json_t *paths = json_array();
 	json_t *jnotes = json_array();
+	json_t *config, *ratios;
 
 	for (int i = 0; i < ST_NB_PATH_COUNT; i++) {
 		if (!(o->nb_paths & (1u << i)))
@@ -556,6 +624,18 @@ json_t *st_nb_report_json(const struct st_nb_report *r)
 				      (json_int_t)o->repeat, "size", (json_int_t)o->size, "rr", o->rr, "mtu",
 				      o->mtu ? json_integer(o->mtu) : json_null(), "namespaces",
 				      "a fresh user and network namespace, made by netbench"));
+	config = json_object_get(doc, "config");
+	json_object_set_new(config, "streams", json_integer(o->streams));
+	json_object_set_new(config, "busy_poll", json_boolean(o->busy_poll));
+	json_object_set_new(config, "udp", o->udp ? json_string("stream") : json_null());
+	json_object_set_new(config, "cpu_placement",
+			    json_pack("{s:b,s:o,s:o,s:o}", "cpu_pin", o->cpu_pin, "server_cpu",
+				      r->server_cpu >= 0 ? json_integer(r->server_cpu) : json_null(),
+				      "client_cpu",
+				      r->client_cpu >= 0 ? json_integer(r->client_cpu) : json_null(),
+				      "all_on_cpu",
+				      r->host->pinned_cpu >= 0 ? json_integer(r->host->pinned_cpu)
+							       : json_null()));
 	json_object_set_new(doc, "paths", paths);
 	json_object_set_new(doc, "ratios",
 			    json_pack("{s:o,s:o,s:o,s:o}", "throughput_host_over_veth",
@@ -565,6 +645,15 @@ json_t *st_nb_report_json(const struct st_nb_report *r)
 				      "latency_veth_over_host", ratio_json(r->ratios.latency_veth_over_host),
 				      "latency_bridge_over_host",
 				      ratio_json(r->ratios.latency_bridge_over_host)));
+	ratios = json_object_get(doc, "ratios");
+	json_object_set_new(ratios, "throughput_host_over_host_to_sandbox",
+			    ratio_json(r->ratios.throughput_host_over_host_to_sandbox));
+	json_object_set_new(ratios, "latency_host_to_sandbox_over_host",
+			    ratio_json(r->ratios.latency_host_to_sandbox_over_host));
+	json_object_set_new(ratios, "throughput_host_over_macvlan",
+			    ratio_json(r->ratios.throughput_host_over_macvlan));
+	json_object_set_new(ratios, "latency_macvlan_over_host",
+			    ratio_json(r->ratios.latency_macvlan_over_host));
 	json_object_set_new(doc, "elapsed_s", json_real((double)r->elapsed_ns / 1e9));
 	json_object_set_new(doc, "notes", jnotes);
 	return doc;

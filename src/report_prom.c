@@ -108,6 +108,12 @@ int st_nb_write_prometheus(const struct st_nb_report *r, FILE *out, struct st_er
 		{ "throughput_host_over_bridge", offsetof(struct st_nb_ratios, throughput_host_over_bridge) },
 		{ "latency_veth_over_host", offsetof(struct st_nb_ratios, latency_veth_over_host) },
 		{ "latency_bridge_over_host", offsetof(struct st_nb_ratios, latency_bridge_over_host) },
+		{ "throughput_host_over_host_to_sandbox",
+		  offsetof(struct st_nb_ratios, throughput_host_over_host_to_sandbox) },
+		{ "latency_host_to_sandbox_over_host",
+		  offsetof(struct st_nb_ratios, latency_host_to_sandbox_over_host) },
+		{ "throughput_host_over_macvlan", offsetof(struct st_nb_ratios, throughput_host_over_macvlan) },
+		{ "latency_macvlan_over_host", offsetof(struct st_nb_ratios, latency_macvlan_over_host) },
 	};
 
 	family(out, "sandboxtime_netbench_throughput_gbps",
@@ -136,6 +142,20 @@ int st_nb_write_prometheus(const struct st_nb_report *r, FILE *out, struct st_er
 		if (r->paths[i].measured)
 			fprintf(out, "sandboxtime_netbench_retransmits{path=\"%s\"} %u\n", st_nb_path_names[i],
 				r->paths[i].retransmits);
+	if (r->opts->udp) {
+		family(out, "sandboxtime_netbench_udp_received_gbps",
+		       "UDP stream: what the receiver counted, over the sender's measured time, in Gbit/s.");
+		for (int i = 0; i < ST_NB_PATH_COUNT; i++)
+			if (r->paths[i].measured && r->paths[i].udp.send_ns)
+				fprintf(out, "sandboxtime_netbench_udp_received_gbps{path=\"%s\"} %.9g\n",
+					st_nb_path_names[i], st_nb_udp_received_gbps(&r->paths[i].udp));
+		family(out, "sandboxtime_netbench_udp_loss_ratio",
+		       "UDP stream: share of the sent datagrams the receiver did not count.");
+		for (int i = 0; i < ST_NB_PATH_COUNT; i++)
+			if (r->paths[i].measured && r->paths[i].udp.sent_datagrams)
+				fprintf(out, "sandboxtime_netbench_udp_loss_ratio{path=\"%s\"} %.9g\n",
+					st_nb_path_names[i], st_nb_udp_loss(&r->paths[i].udp));
+	}
 	family(out, "sandboxtime_netbench_ratio",
 	       "Cost of a namespace path relative to loopback; above 1 means it costs that much more.");
 	for (size_t i = 0; i < ARRAY_SIZE(ratios); i++) {

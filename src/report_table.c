@@ -378,6 +378,24 @@ static void nb_cell(FILE *out, int width, int precision, double v)
 		fprintf(out, " %*.*f", width, precision, v);
 }
 
+/* --udp: what the sender sent and the receiver counted, per path. */
+static void nb_udp_table(const struct st_nb_report *r, FILE *out)
+{
+	fprintf(out, "\n%-15s %10s %10s %10s %10s\n", "udp path", "datagram", "sent Gb/s", "recv Gb/s",
+		"loss %");
+	for (int i = 0; i < ST_NB_PATH_COUNT; i++) {
+		const struct st_nb_udp *u = &r->paths[i].udp;
+
+		if (!r->paths[i].measured)
+			continue;
+		fprintf(out, "%-15s %10u", st_nb_path_names[i], u->datagram);
+		nb_cell(out, 10, 2, st_nb_udp_sent_gbps(u));
+		nb_cell(out, 10, 2, st_nb_udp_received_gbps(u));
+		nb_cell(out, 10, 2, st_nb_udp_loss(u) * 100.0);
+		fputc('\n', out);
+	}
+}
+
 int st_nb_write_table(const struct st_nb_report *r, FILE *out, struct st_error *err)
 {
 	const struct st_host *h = r->host;
@@ -391,7 +409,7 @@ int st_nb_write_table(const struct st_nb_report *r, FILE *out, struct st_error *
 		h->pinned_cpu >= 0 ? "pinned" : "not pinned");
 	fprintf(out, "%u run(s) per path of %g s after %g s warm-up, %llu-byte writes; medians over runs\n\n",
 		o->repeat, o->duration_s, st_nb_warmup_s(o->duration_s), (unsigned long long)o->size);
-	fprintf(out, "%-7s %10s %10s %10s %10s %10s %11s %8s %6s\n", "path", "Gbit/s", "min", "p50 us",
+	fprintf(out, "%-15s %10s %10s %10s %10s %10s %11s %8s %6s\n", "path", "Gbit/s", "min", "p50 us",
 		"p99 us", "mean us", "trans/s", "retrans", "mtu");
 	for (int i = 0; i < ST_NB_PATH_COUNT; i++) {
 		const struct st_nb_path_result *p = &r->paths[i];
@@ -401,7 +419,7 @@ int st_nb_write_table(const struct st_nb_report *r, FILE *out, struct st_error *
 		if (!p->measured)
 			continue;
 		st_stats_compute(p->gbps.v, p->gbps.n, &s);
-		fprintf(out, "%-7s", st_nb_path_names[i]);
+		fprintf(out, "%-15s", st_nb_path_names[i]);
 		nb_cell(out, 10, 2, s.median);
 		nb_cell(out, 10, 2, s.min);
 		nb_cell(out, 10, 1, lat ? st_hist_quantile_ns(&p->hist, 0.5) / 1000.0 : NAN);
@@ -410,6 +428,8 @@ int st_nb_write_table(const struct st_nb_report *r, FILE *out, struct st_error *
 		nb_cell(out, 11, 0, lat ? st_nb_transactions_per_s(p) : NAN);
 		fprintf(out, " %8u %6u\n", p->retransmits, p->mtu);
 	}
+	if (o->udp)
+		nb_udp_table(r, out);
 	fputs("\nratios (above 1: the namespace path costs that much more):\n", out);
 	fputs("  throughput host/veth  ", out);
 	nb_cell(out, 6, 2, r->ratios.throughput_host_over_veth);
@@ -419,6 +439,18 @@ int st_nb_write_table(const struct st_nb_report *r, FILE *out, struct st_error *
 	nb_cell(out, 6, 2, r->ratios.latency_veth_over_host);
 	fputs("   bridge/host  ", out);
 	nb_cell(out, 6, 2, r->ratios.latency_bridge_over_host);
+	if (r->paths[ST_NB_HOST_TO_SANDBOX].measured) {
+		fputs("\n  host-to-sandbox: throughput host/it ", out);
+		nb_cell(out, 6, 2, r->ratios.throughput_host_over_host_to_sandbox);
+		fputs("   latency it/host ", out);
+		nb_cell(out, 6, 2, r->ratios.latency_host_to_sandbox_over_host);
+	}
+	if (r->paths[ST_NB_MACVLAN].measured) {
+		fputs("\n  macvlan:         throughput host/it ", out);
+		nb_cell(out, 6, 2, r->ratios.throughput_host_over_macvlan);
+		fputs("   latency it/host ", out);
+		nb_cell(out, 6, 2, r->ratios.latency_macvlan_over_host);
+	}
 	fputs("\n\nnotes:\n", out);
 	for (size_t i = 0; i < nnotes; i++)
 		fprintf(out, "  - %s\n", notes[i]);

@@ -87,6 +87,10 @@ struct st_opts {
 	uint64_t size;
 	int rr; /* -1 not given, 0 --no-rr, 1 --rr */
 	int repeat_given;
+	unsigned int streams; /* --streams: parallel TCP connections (0: not given, 1) */
+	int busy_poll;        /* --busy-poll: rr ends spin instead of sleeping */
+	int udp;              /* --udp: also a UDP stream */
+	int cpu_pin;          /* --cpu-pin: server and client on two different CPUs */
 };
 
 /*

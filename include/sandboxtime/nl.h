@@ -43,6 +43,9 @@ int st_nl_veth_create(struct st_nl *nl, const char *name, const char *peer, int 
 		      unsigned int mtu, struct st_error *err);
 
 int st_nl_bridge_create(struct st_nl *nl, const char *name, unsigned int mtu, struct st_error *err);
+/* A bridge-mode macvlan on @parent (in @nl's namespace), born in @netns_fd (-1: here). */
+int st_nl_macvlan_create(struct st_nl *nl, const char *name, const char *parent, int netns_fd,
+			 unsigned int mtu, struct st_error *err);
 
 /* Attaches @ifname to the bridge @master (IFLA_MASTER). */
 int st_nl_link_set_master(struct st_nl *nl, const char *ifname, const char *master,
@@ -144,6 +147,8 @@ struct nlmsghdr *st_nl_msg_link_up(void *buf, uint32_t seq, const char *ifname, 
 struct nlmsghdr *st_nl_msg_veth(void *buf, uint32_t seq, const char *name, const char *peer,
 				int peer_netns_fd, unsigned int mtu);
 struct nlmsghdr *st_nl_msg_bridge(void *buf, uint32_t seq, const char *name, unsigned int mtu);
+struct nlmsghdr *st_nl_msg_macvlan(void *buf, uint32_t seq, const char *name, int parent_index,
+				   int netns_fd, unsigned int mtu);
 struct nlmsghdr *st_nl_msg_addr(void *buf, uint32_t seq, int index, const struct st_ip4 *a);
 struct nlmsghdr *st_nl_msg_default_route(void *buf, uint32_t seq, int index, struct in_addr gateway);
 struct nlmsghdr *st_nl_msg_addr6(void *buf, uint32_t seq, int index, const struct st_ip6 *a);

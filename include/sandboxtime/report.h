@@ -92,12 +92,13 @@ json_t *st_report_host_json(const struct st_host *h);
 
 /* netbench: schema sandboxtime/netbench/v1 (DESIGN.md). */
 #define ST_NB_SCHEMA "sandboxtime/netbench/v1"
-#define ST_NB_MAX_NOTES 8
+#define ST_NB_MAX_NOTES 12
 #define ST_NB_NOTE_MAX 512
 
 struct st_nb_report {
 	const struct st_opts *opts;
 	const struct st_host *host;
+	int server_cpu, client_cpu; /* --cpu-pin's choice, -1 without */
 	const struct st_nb_path_result *paths; /* [ST_NB_PATH_COUNT] */
 	struct st_nb_ratios ratios;
 	uint64_t elapsed_ns;

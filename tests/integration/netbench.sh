@@ -4,24 +4,39 @@
 # JSON, CSV and Prometheus reports have their keys, SIGINT mid-run exits 130
 # with one line and leaves no process and no network namespace, and bad input
 # exits 125 before anything is made. Short runs: --duration=0.3 --repeat=1.
+# The options beyond one TCP stream (--streams, --udp, --busy-poll,
+# --cpu-pin, the host-to-sandbox path) share one run per mode, to keep the
+# suite short.
 source "$(dirname "$0")/../lib.sh" "$1"
 
-plan 17
+plan 21
 
 NB_FAST=(netbench --duration=0.3 --repeat=1)
 
 # The network namespaces of the machine, as inode numbers (root sees all).
 netns_set() { lsns -t net -n -o NS 2>/dev/null | tr -d ' ' | sort -u; }
 
-# no_new_netns BEFORE: no network namespace exists that was not in BEFORE
-# (one that went away meanwhile is not ours to count: other suites may run
-# at the same time). The kernel frees a namespace shortly after its last
-# holder: up to 2 s.
+# ours NS...: those of NS whose processes run the binary under test (as root
+# or its copy for nobody); a namespace that other suites' sandboxes hold,
+# running at the same time, is not ours to count.
+ours() {
+	local ns
+	for ns in "$@"; do
+		lsns -t net -n -o NS,COMMAND 2>/dev/null | awk -v ns="$ns" '$1 == ns' |
+			grep -qF -e "$ST_BIN" -e "$ST_NOBODY_BIN" && echo "$ns"
+	done
+	return 0
+}
+
+# no_new_netns BEFORE: no network namespace of ours exists that was not in
+# BEFORE (one that went away meanwhile is not ours to count either). The
+# kernel frees a namespace shortly after its last holder: up to 2 s.
 no_new_netns() {
 	local before=$1 after new
 	for _ in $(seq 20); do
 		after=$(netns_set)
-		new=$(comm -13 <(printf '%s\n' "$before") <(printf '%s\n' "$after"))
+		# shellcheck disable=SC2046 # one inode per word
+		new=$(ours $(comm -13 <(printf '%s\n' "$before") <(printf '%s\n' "$after")))
 		[ -z "$new" ] && return 0
 		sleep 0.1
 	done
@@ -52,6 +67,8 @@ for name, p in paths.items():
         assert lat[k] > 0, (name, k, lat)
     assert lat["p99"] >= lat["p50"], lat
     assert isinstance(p["retransmits"], int), p
+    assert 0 <= p["retransmits_dsacked"] <= p["retransmits"], p
+    assert isinstance(p["reordering_seen"], int), p
     assert p["transactions_per_s"] > 0, p
 assert paths["host"]["mtu"] == 65536, paths["host"]["mtu"]
 assert paths["veth"]["mtu"] == 1500 and paths["bridge"]["mtu"] == 1500
@@ -60,6 +77,54 @@ for k in ("throughput_host_over_veth", "throughput_host_over_bridge",
           "latency_veth_over_host", "latency_bridge_over_host"):
     assert isinstance(r[k], float) and r[k] > 0, (k, r)
 assert len(d["notes"]) >= 4, d["notes"]
+PY
+}
+
+# Every path, 3 connections, UDP, busy polling, server and client on two
+# CPUs: each connection's bytes agree at both ends, UDP moved data, and the
+# report says what was on and where each side ran.
+t_options() {
+	local mode=$1 pin=()
+	[ "$(nproc)" -ge 2 ] && pin=(--cpu-pin)
+	st_run "$mode" netbench --duration=0.2 --repeat=1 --paths=all --streams=3 --udp --busy-poll \
+		"${pin[@]}" -J || return 1
+	expect_rc 0 && expect_clean || return 1
+	"$ST_PY" - "$ST_ERR" "${#pin[@]}" <<'PY' || { st_show; return 1; }
+import json, sys
+d = json.load(open(sys.argv[1]))
+pinned = sys.argv[2] == "1"
+c = d["config"]
+assert c["streams"] == 3 and c["busy_poll"] is True and c["udp"] == "stream", c
+cp = c["cpu_placement"]
+assert cp["cpu_pin"] is pinned, cp
+if pinned:
+    assert isinstance(cp["server_cpu"], int) and isinstance(cp["client_cpu"], int), cp
+    assert cp["server_cpu"] != cp["client_cpu"], cp
+paths = {p["path"]: p for p in d["paths"]}
+assert sorted(paths) == ["bridge", "host", "host-to-sandbox", "macvlan", "veth"], list(paths)
+for name, p in paths.items():
+    s = p["streams"]
+    assert len(s) == 3, (name, s)
+    for one in s:
+        assert one["bytes_sent"] > 0 and one["bytes_received"] == one["bytes_sent"], (name, one)
+        assert one["throughput_gbps"] > 0, (name, one)
+    assert sum(x["bytes_received"] for x in s) == p["bytes_received"] == p["bytes_sent"], name
+    u = p["udp"]
+    assert u["mode"] == "stream" and u["sent_datagrams"] > 0 and u["received_datagrams"] > 0, (name, u)
+    assert u["received_datagrams"] <= u["sent_datagrams"], (name, u)
+    assert 0 <= u["loss"] < 1 and u["received_bytes"] <= u["sent_bytes"], (name, u)
+    # No IP fragments: a datagram fits the client's MTU.
+    assert u["datagram_bytes"] + 28 <= min(p["mtu"], 65535), (name, u, p["mtu"])
+    assert p["busy_poll"]["spin"] is True, (name, p["busy_poll"])
+    assert p["latency_us"]["n"] > 0, (name, p["latency_us"])
+    if pinned:
+        assert p["cpus_seen"]["server"] == [cp["server_cpu"]], (name, p["cpus_seen"])
+        assert p["cpus_seen"]["client"] == [cp["client_cpu"]], (name, p["cpus_seen"])
+assert paths["host-to-sandbox"]["mtu"] == 1500 and paths["macvlan"]["mtu"] == 1500, paths
+for k in ("throughput_host_over_macvlan", "latency_macvlan_over_host"):
+    assert d["ratios"][k] > 0, (k, d["ratios"])
+r = d["ratios"]
+assert r["throughput_host_over_host_to_sandbox"] > 0 and r["latency_host_to_sandbox_over_host"] > 0, r
 PY
 }
 
@@ -94,6 +159,18 @@ t_csv_table() {
 	expect_rc 0 && expect_clean || return 1
 	grep -q '^bridge ' "$ST_ERR" && grep -q 'host/bridge' "$ST_ERR" && grep -q '^notes:' "$ST_ERR" ||
 		{ st_show; return 1; }
+}
+
+# --cpu-pin where netbench may use one CPU only: 125, one line, nothing left.
+t_cpu_pin_one_cpu() {
+	local mode=$1 before
+	before=$(netns_set)
+	(
+		taskset -pc 0 "$BASHPID" >/dev/null || exit 1
+		st_run "$mode" netbench --cpu-pin --duration=0.2 --repeat=1 || exit 1
+		expect_rc 125 && expect_error_line && expect_clean && expect_error_names "--cpu-pin" "one CPU"
+	) || return 1
+	no_new_netns "$before"
 }
 
 # SIGINT half a second into a 5 s run: 130, one line, quickly, nothing left.
@@ -139,16 +216,22 @@ t_bad_all() {
 		t_bad "$mode" "'wifi'" --paths=host,wifi &&
 		t_bad "$mode" --mtu --mtu=67 &&
 		t_bad "$mode" --mtu --mtu=65536 &&
-		t_bad "$mode" --format --format=xml || return 1
+		t_bad "$mode" --format --format=xml &&
+		t_bad "$mode" --streams --streams=65 &&
+		t_bad "$mode" --streams --streams=0 &&
+		t_bad "$mode" --cpu-pin --cpu-pin --cpu=0 &&
+		t_bad "$mode" --busy-poll --busy-poll --no-rr || return 1
 	no_new_netns "$before"
 }
 
 each_mode "netbench -J: every path moves data, both ends agree, keys and ratios" t_json
+each_mode "netbench --streams, --udp, --busy-poll, --cpu-pin on all five paths" t_options
 each_mode "netbench --format=prometheus: HELP/TYPE lines and the gauges" t_prometheus
 each_mode "netbench CSV (units in the header, --mtu) and table (ratios, notes)" t_csv_table
+each_mode "netbench --cpu-pin with one CPU allowed exits 125" t_cpu_pin_one_cpu
 each_mode "netbench: SIGINT mid-run exits 130, one line, no process or netns left" t_sigint
 each_mode "netbench: SIGTERM mid-run exits 143, nothing left" t_sigterm
-each_mode "netbench: bad duration, size, path, MTU, format exit 125" t_bad_all
+each_mode "netbench: bad duration, size, path, MTU, format, streams exit 125" t_bad_all
 
 # The same leftovers check as a separate, visible test for root: no new
 # namespace after a complete run either.
@@ -169,13 +252,13 @@ fi
 t_host_untouched() {
 	local dir
 	dir=$(st_scratch) || return 1
-	st_start root netbench --duration=2 --repeat=1 --paths=veth,bridge -q || return 1
+	st_start root netbench --duration=1 --repeat=1 --paths=veth,bridge,host-to-sandbox,macvlan --no-rr -q || return 1
 	sleep 1
 	ip -o link show >"$dir/links" 2>&1
 	ip -o addr show >"$dir/addrs" 2>&1
 	st_finish
 	expect_rc 0 && expect_clean || return 1
-	! grep -E 'nbv|nbbr|nbs0|nbc0' "$dir/links" || { echo "a netbench link in the host's namespace"; return 1; }
+	! grep -E 'nbv|nbbr|nbs0|nbc0|nbh0|nbm[01]' "$dir/links" || { echo "a netbench link in the host's namespace"; return 1; }
 	! grep -F '10.217.' "$dir/addrs" || { echo "a netbench address in the host's namespace"; return 1; }
 }
 if is_root; then

@@ -567,8 +567,10 @@ static void test_netbench(void **state)
 
 	assert_int_equal(PARSE(&o, &err, "netbench"), 0);
 	assert_int_equal(o.command, ST_CMD_NETBENCH);
-	assert_int_equal(o.nb_paths, ST_NB_ALL_PATHS);
+	assert_int_equal(o.nb_paths, ST_NB_DEFAULT_PATHS);
 	assert_true(o.duration_s == 3.0);
+	assert_int_equal(o.streams, 1);
+	assert_false(o.busy_poll || o.udp || o.cpu_pin);
 	assert_int_equal(o.repeat, 3);
 	assert_int_equal(o.size, 131072);
 	assert_int_equal(o.rr, 1);
@@ -598,6 +600,17 @@ static void test_netbench(void **state)
 	assert_usage(PARSE(&o, &err, "netbench", "--net=veth"), &err, "--net");
 	assert_usage(PARSE(&o, &err, "netbench", "--ns=user"), &err, "--ns");
 	assert_usage(PARSE(&o, &err, "netbench", "--", "true"), &err, "netbench");
+	assert_int_equal(PARSE(&o, &err, "netbench", "--streams=64", "--busy-poll", "--udp",
+			       "--cpu-pin", "--paths=all"), 0);
+	assert_int_equal(o.streams, 64);
+	assert_true(o.busy_poll && o.udp && o.cpu_pin);
+	assert_int_equal(o.nb_paths, ST_NB_ALL_PATHS);
+	assert_usage(PARSE(&o, &err, "netbench", "--streams=65"), &err, "--streams");
+	assert_usage(PARSE(&o, &err, "netbench", "--streams=0"), &err, "--streams");
+	assert_usage(PARSE(&o, &err, "netbench", "--cpu-pin", "--cpu=0"), &err, "--cpu-pin");
+	assert_usage(PARSE(&o, &err, "netbench", "--busy-poll", "--no-rr"), &err, "--busy-poll");
+	assert_usage(PARSE(&o, &err, "--udp", "--", "true"), &err, "netbench only");
+	assert_usage(PARSE(&o, &err, "layers", "--streams=2"), &err, "netbench only");
 	/* netbench's options and format are its own. */
 	assert_usage(PARSE(&o, &err, "layers", "--duration=1"), &err, "netbench");
 	assert_usage(PARSE(&o, &err, "layers", "--format=prometheus"), &err, "prometheus");

@@ -4,6 +4,7 @@
  * percentiles within one bucket's width), the per-path sums and the ratios.
  */
 #include <math.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -146,6 +147,76 @@ static void test_path_sums_and_ratios(void **state)
 	assert_true(isnan(r.latency_bridge_over_host));
 }
 
+/* Each connection and the UDP counts add up over runs; a stream's Gbit/s is bytes over time. */
+static void test_streams_and_udp_sums(void **state)
+{
+	static struct st_nb_path_result p;
+	static struct st_nb_run run;
+
+	memset(&p, 0, sizeof(p));
+	for (int k = 0; k < 2; k++) {
+		memset(&run, 0, sizeof(run));
+		st_hist_init(&run.hist);
+		run.nstreams = 3;
+		for (unsigned int i = 0; i < 3; i++) {
+			run.streams[i].bytes_sent = run.streams[i].bytes_received = 1000000000ull * (i + 1);
+			run.streams[i].ns = 1000000000ull; /* 1 s */
+		}
+		run.udp = (struct st_nb_udp){ .datagram = 1472, .sent_datagrams = 100, .sent_bytes = 147200,
+					      .received_datagrams = 75, .received_bytes = 110400,
+					      .send_ns = 1000000 };
+		run.so_busy_poll = k == 0; /* only every run's counts */
+		run.server_cpus = 1ull << k;
+		run.client_cpus = 2;
+		st_nb_path_add_run(&p, &run);
+	}
+	assert_int_equal(p.nstreams, 3);
+	assert_int_equal(p.streams[2].bytes_received, 6000000000ull);
+	assert_within(st_nb_stream_gbps(&p.streams[0]), 8.0, 1e-9);
+	assert_within(st_nb_stream_gbps(&p.streams[2]), 24.0, 1e-9);
+	assert_int_equal(p.udp.sent_datagrams, 200);
+	assert_within(st_nb_udp_loss(&p.udp), 0.25, 1e-12);
+	assert_within(st_nb_udp_sent_gbps(&p.udp), 294400 * 8.0 / 2e6, 1e-9);
+	assert_within(st_nb_udp_received_gbps(&p.udp) / st_nb_udp_sent_gbps(&p.udp), 0.75, 1e-12);
+	assert_false(p.so_busy_poll);
+	assert_int_equal(p.server_cpus, 3);
+	assert_int_equal(p.client_cpus, 2);
+	/* Nothing sent: no loss figure, not 0 or 100%. */
+	memset(&p.udp, 0, sizeof(p.udp));
+	assert_true(isnan(st_nb_udp_loss(&p.udp)));
+	assert_true(isnan(st_nb_udp_sent_gbps(&p.udp)));
+	st_samples_free(&p.gbps);
+}
+
+static void test_parse_paths(void **state)
+{
+	struct st_error err = { 0 };
+	unsigned int mask = 0;
+
+	assert_int_equal(st_nb_parse_paths("host-to-sandbox,host", &mask, &err), 0);
+	assert_int_equal(mask, (1u << ST_NB_HOST_TO_SANDBOX) | (1u << ST_NB_HOST));
+	assert_int_equal(st_nb_parse_paths("macvlan", &mask, &err), 0);
+	assert_int_equal(mask, 1u << ST_NB_MACVLAN);
+	assert_int_equal(st_nb_parse_paths("all", &mask, &err), 0);
+	assert_int_equal(mask, ST_NB_ALL_PATHS);
+	assert_true(st_nb_parse_paths("host-to", &mask, &err) < 0);
+}
+
+static void test_pick_cpus(void **state)
+{
+	cpu_set_t set;
+	int s, c, ret = st_nb_pick_cpus(&s, &c);
+
+	assert_int_equal(sched_getaffinity(0, sizeof(set), &set), 0);
+	if (CPU_COUNT(&set) < 2) {
+		assert_int_equal(ret, -1);
+		return;
+	}
+	assert_int_equal(ret, 0);
+	assert_true(s >= 0 && c > s);
+	assert_true(CPU_ISSET(s, &set) && CPU_ISSET(c, &set));
+}
+
 static void test_warmup(void **state)
 {
 	assert_within(st_nb_warmup_s(3), 1.0, 0);
@@ -162,6 +233,9 @@ int main(void)
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_path_sums_and_ratios),
 		cmocka_unit_test(test_warmup),
+		cmocka_unit_test(test_streams_and_udp_sums),
+		cmocka_unit_test(test_parse_paths),
+		cmocka_unit_test(test_pick_cpus),
 	};
 
 	return cmocka_run_group_tests_name("netbench", tests, NULL, NULL);

@@ -129,6 +129,24 @@ static void test_bridge_message(void **state)
 	assert_string_equal(mnl_attr_get_str(find(nlh, 0, linkinfo, IFLA_INFO_KIND)), "bridge");
 }
 
+static void test_macvlan_message(void **state)
+{
+	struct nlmsghdr *nlh = st_nl_msg_macvlan(buf, 9, "eth0", 4, 6, 1500);
+	const struct nlattr *linkinfo = find(nlh, sizeof(struct ifinfomsg), NULL, IFLA_LINKINFO);
+	const struct nlattr *data;
+
+	assert_int_equal(nlh->nlmsg_flags, NLM_F_REQUEST | NLM_F_ACK | NLM_F_CREATE | NLM_F_EXCL);
+	/* The parent by index, the target namespace by fd, bridge mode between siblings. */
+	assert_int_equal(mnl_attr_get_u32(find(nlh, sizeof(struct ifinfomsg), NULL, IFLA_LINK)), 4);
+	assert_int_equal(mnl_attr_get_u32(find(nlh, sizeof(struct ifinfomsg), NULL, IFLA_NET_NS_FD)), 6);
+	assert_int_equal(mnl_attr_get_u32(find(nlh, sizeof(struct ifinfomsg), NULL, IFLA_MTU)), 1500);
+	assert_non_null(linkinfo);
+	assert_string_equal(mnl_attr_get_str(find(nlh, 0, linkinfo, IFLA_INFO_KIND)), "macvlan");
+	data = find(nlh, 0, linkinfo, IFLA_INFO_DATA);
+	assert_non_null(data);
+	assert_int_equal(mnl_attr_get_u32(find(nlh, 0, data, IFLA_MACVLAN_MODE)), MACVLAN_MODE_BRIDGE);
+}
+
 static void test_addr_message(void **state)
 {
 	struct st_error err = { 0 };
@@ -607,6 +625,7 @@ int main(void)
 		cmocka_unit_test(test_veth_defaults),
 		cmocka_unit_test(test_link_up_no_forwarding),
 		cmocka_unit_test(test_bridge_message),
+		cmocka_unit_test(test_macvlan_message),
 		cmocka_unit_test(test_addr_message),
 		cmocka_unit_test(test_route_message),
 		cmocka_unit_test(test_parse_captured_error),

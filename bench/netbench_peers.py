@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""bench/netbench_peers.py OUTDIR: the side-by-side of bench/netbench.sh.
+
+Reads OUTDIR/raw/{netbench,iperf3}-PATH-ROUND.json and sockperf-PATH-ROUND.txt
+and writes OUTDIR/netbench-peers.json and OUTDIR/netbench-peers.md: per path
+and tool the median and spread (min-max) over the rounds, sandboxtime's
+median over the peer's, and each tool's host/bridge ratios.
+
+Throughput: sandboxtime's Gbit/s against iperf3's sum_received (both one TCP
+connection, 128 KiB writes, 1 s warm-up not counted). Latency: sandboxtime's
+p50 round trip (1 byte) against sockperf's p50 with --full-rtt (14 bytes,
+its smallest message), both TCP, one transaction at a time.
+"""
+import glob
+import json
+import os
+import re
+import statistics
+import sys
+
+PATHS = ["host", "veth", "bridge", "host-to-sandbox", "macvlan"]
+
+
+def rounds(out, tool, path, ext):
+    # Exactly PATH and a round number: "host-*" would take host-to-sandbox's files too.
+    want = re.compile(re.escape(f"{tool}-{path}-") + r"(\d+)\." + re.escape(ext) + "$")
+    files = [f for f in glob.glob(os.path.join(out, "raw", f"{tool}-*.{ext}"))
+             if want.match(os.path.basename(f))]
+    return sorted(files, key=lambda f: int(want.match(os.path.basename(f)).group(1)))
+
+
+def netbench(f):
+    p = json.load(open(f))["paths"][0]
+    return {"gbps": p["throughput_gbps"]["median"], "p50_us": p["latency_us"]["p50"],
+            "p99_us": p["latency_us"]["p99"], "retransmits": p["retransmits"], "mtu": p["mtu"]}
+
+
+def iperf3(f):
+    end = json.load(open(f))["end"]
+    return {"gbps": end["sum_received"]["bits_per_second"] / 1e9,
+            "retransmits": end["sum_sent"].get("retransmits")}
+
+
+def sockperf(f):
+    text = open(f).read()
+    p50 = re.search(r"percentile 50\.000 =\s*([0-9.]+)", text)
+    p99 = re.search(r"percentile 99\.000 =\s*([0-9.]+)", text)
+    if not p50 or "avg-rtt" not in text:
+        raise SystemExit(f"{f}: no round-trip percentiles (was --full-rtt given?)")
+    return {"p50_us": float(p50.group(1)), "p99_us": float(p99.group(1)) if p99 else None}
+
+
+def spread(values):
+    values = [v for v in values if v is not None]
+    if not values:
+        return None
+    return {"median": statistics.median(values), "min": min(values), "max": max(values),
+            "n": len(values), "samples": values}
+
+
+def main():
+    out = sys.argv[1]
+    facts = dict(l.rstrip("\n").split("=", 1) for l in open(os.path.join(out, "facts.txt")) if "=" in l)
+    res = {}
+    for path in PATHS:
+        nb = [netbench(f) for f in rounds(out, "netbench", path, "json")]
+        if not nb:
+            continue
+        ip = [iperf3(f) for f in rounds(out, "iperf3", path, "json")]
+        sp = [sockperf(f) for f in rounds(out, "sockperf", path, "txt")]
+        res[path] = {
+            "sandboxtime_gbps": spread([r["gbps"] for r in nb]),
+            "iperf3_gbps": spread([r["gbps"] for r in ip]),
+            "sandboxtime_p50_us": spread([r["p50_us"] for r in nb]),
+            "sockperf_p50_us": spread([r["p50_us"] for r in sp]),
+            "sandboxtime_p99_us": spread([r["p99_us"] for r in nb]),
+            "sockperf_p99_us": spread([r["p99_us"] for r in sp]),
+            "sandboxtime_retransmits": spread([r["retransmits"] for r in nb]),
+            "iperf3_retransmits": spread([r["retransmits"] for r in ip]),
+            "mtu": nb[0]["mtu"],
+        }
+        r = res[path]
+        # Paired: each round's tools ran back to back, so a round's ratio cancels
+        # load that drifts slower than a round (other work on the machine).
+        r["paired_throughput_over_iperf3"] = spread(
+            [a["gbps"] / b["gbps"] for a, b in zip(nb, ip) if b["gbps"] > 0])
+        r["paired_latency_over_sockperf"] = spread(
+            [a["p50_us"] / b["p50_us"] for a, b in zip(nb, sp) if b["p50_us"] > 0])
+        r["throughput_over_iperf3"] = r["sandboxtime_gbps"]["median"] / r["iperf3_gbps"]["median"]
+        r["latency_over_sockperf"] = r["sandboxtime_p50_us"]["median"] / r["sockperf_p50_us"]["median"]
+
+    ratios = {}
+    if "host" in res and "bridge" in res:
+        h, b = res["host"], res["bridge"]
+        ratios = {
+            "throughput_host_over_bridge": {
+                "sandboxtime": h["sandboxtime_gbps"]["median"] / b["sandboxtime_gbps"]["median"],
+                "iperf3": h["iperf3_gbps"]["median"] / b["iperf3_gbps"]["median"]},
+            "latency_bridge_over_host": {
+                "sandboxtime": b["sandboxtime_p50_us"]["median"] / h["sandboxtime_p50_us"]["median"],
+                "sockperf": b["sockperf_p50_us"]["median"] / h["sockperf_p50_us"]["median"]},
+        }
+    json.dump({"facts": facts, "paths": res, "ratios": ratios},
+              open(os.path.join(out, "netbench-peers.json"), "w"), indent=2)
+
+    def sp(s, fmt="{:.2f}"):
+        if not s:
+            return "—"
+        return (fmt + " (" + fmt + "–" + fmt + ")").format(s["median"], s["min"], s["max"])
+
+    md = []
+    md.append("| path | MTU | sandboxtime Gbit/s | iperf3 Gbit/s | ratio | sandboxtime p50 µs | "
+              "sockperf p50 µs | ratio | retransmits (median) sandboxtime / iperf3 |")
+    md.append("|---|---:|---|---|---:|---|---|---:|---|")
+    for path, r in res.items():
+        md.append("| {} | {} | {} | {} | {:.2f} | {} | {} | {:.2f} | {:.0f} / {:.0f} |".format(
+            path, r["mtu"], sp(r["sandboxtime_gbps"]), sp(r["iperf3_gbps"]),
+            r["throughput_over_iperf3"], sp(r["sandboxtime_p50_us"], "{:.1f}"),
+            sp(r["sockperf_p50_us"], "{:.1f}"), r["latency_over_sockperf"],
+            r["sandboxtime_retransmits"]["median"], r["iperf3_retransmits"]["median"]))
+    md.append("")
+    md.append("| path | sandboxtime / iperf3 per round: median (min–max) | "
+              "sandboxtime / sockperf p50 per round: median (min–max) |")
+    md.append("|---|---|---|")
+    for path, r in res.items():
+        md.append("| {} | {} | {} |".format(path, sp(r["paired_throughput_over_iperf3"]),
+                                            sp(r["paired_latency_over_sockperf"])))
+    if ratios:
+        t, l = ratios["throughput_host_over_bridge"], ratios["latency_bridge_over_host"]
+        md.append("")
+        md.append("host/bridge throughput: sandboxtime {:.2f}, iperf3 {:.2f}; bridge/host latency: "
+                  "sandboxtime {:.2f}, sockperf {:.2f}.".format(t["sandboxtime"], t["iperf3"],
+                                                             l["sandboxtime"], l["sockperf"]))
+    open(os.path.join(out, "netbench-peers.md"), "w").write("\n".join(md) + "\n")
+    print("\n".join(md))
+
+
+main()
