@@ -537,18 +537,29 @@ int st_nl_link_set_master(struct st_nl *nl, const char *ifname, const char *mast
 	return nl_talk(nl, nlh, what, err);
 }
 
-struct nlmsghdr *st_nl_msg_addr(void *buf, uint32_t seq, int index, const struct st_ip4 *a)
+/* RTM_NEWADDR of @addr (@len bytes, family @family) on link @index. */
+static struct nlmsghdr *msg_addr(void *buf, uint32_t seq, int family, int index, const void *addr,
+				 size_t len, unsigned int prefix, unsigned char flags)
 {
 	struct nlmsghdr *nlh = msg_start(buf, seq, RTM_NEWADDR, NLM_F_CREATE | NLM_F_EXCL);
 	struct ifaddrmsg *ifa = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifa));
-	struct in_addr brd;
 
-	ifa->ifa_family = AF_INET;
-	ifa->ifa_prefixlen = (unsigned char)a->prefix;
+	ifa->ifa_family = (unsigned char)family;
+	ifa->ifa_prefixlen = (unsigned char)prefix;
+	ifa->ifa_flags = flags;
 	ifa->ifa_scope = RT_SCOPE_UNIVERSE;
 	ifa->ifa_index = (unsigned int)index;
-	mnl_attr_put(nlh, IFA_LOCAL, sizeof(a->addr), &a->addr);
-	mnl_attr_put(nlh, IFA_ADDRESS, sizeof(a->addr), &a->addr);
+	mnl_attr_put(nlh, IFA_LOCAL, len, addr);
+	mnl_attr_put(nlh, IFA_ADDRESS, len, addr);
+	return nlh;
+}
+
+struct nlmsghdr *st_nl_msg_addr(void *buf, uint32_t seq, int index, const struct st_ip4 *a)
+{
+	struct nlmsghdr *nlh =
+	    msg_addr(buf, seq, AF_INET, index, &a->addr, sizeof(a->addr), a->prefix, 0);
+	struct in_addr brd;
+
 	if (a->prefix < 31) {
 		brd.s_addr = a->addr.s_addr | ~st_ip4_mask(a->prefix);
 		mnl_attr_put(nlh, IFA_BROADCAST, sizeof(brd), &brd);
@@ -580,119 +591,100 @@ int st_nl_addr_add(struct st_nl *nl, const char *ifname, const struct st_ip4 *a,
 	return nl_talk(nl, st_nl_msg_addr(nl->buf, ++nl->seq, index, a), what, err);
 }
 
+/* The address a dump is searched for: of which family and link, found where. */
 struct addr_query {
+	int family;
 	int index;
 	int found;
-	struct st_ip4 *out;
+	uint16_t attr;     /* IFA_LOCAL (IPv4: the address itself) or IFA_ADDRESS (IPv6) */
+	int global_only;   /* IPv6: link-local addresses cannot be a gateway's */
+	void *addr;        /* out: the address, len bytes */
+	size_t len;
+	unsigned int *prefix; /* out */
 };
 
+/* The first address of q->family on q->index. */
 static int addr_cb(const struct nlmsghdr *nlh, void *data)
 {
 	const struct ifaddrmsg *ifa = mnl_nlmsg_get_payload(nlh);
 	struct addr_query *q = data;
 	struct nlattr *attr;
 
-	if (nlh->nlmsg_type != RTM_NEWADDR || ifa->ifa_family != AF_INET || q->found ||
-	    (q->index && (int)ifa->ifa_index != q->index))
+	if (nlh->nlmsg_type != RTM_NEWADDR || ifa->ifa_family != q->family || q->found ||
+	    (int)ifa->ifa_index != q->index || (q->global_only && ifa->ifa_scope != RT_SCOPE_UNIVERSE))
 		return MNL_CB_OK;
 	mnl_attr_for_each(attr, nlh, sizeof(*ifa)) {
-		if (mnl_attr_get_type(attr) == IFA_LOCAL &&
-		    mnl_attr_get_payload_len(attr) == sizeof(struct in_addr)) {
-			memcpy(&q->out->addr, mnl_attr_get_payload(attr), sizeof(struct in_addr));
-			q->out->prefix = ifa->ifa_prefixlen;
+		if (mnl_attr_get_type(attr) == q->attr && mnl_attr_get_payload_len(attr) == q->len) {
+			memcpy(q->addr, mnl_attr_get_payload(attr), q->len);
+			*q->prefix = ifa->ifa_prefixlen;
 			q->found = 1;
 		}
 	}
 	return MNL_CB_OK;
+}
+
+/* Dumps the addresses of q->family and keeps @ifname's first; ENOENT: it has none. */
+static int addr_get(struct st_nl *nl, const char *ifname, struct addr_query *q, struct st_error *err)
+{
+	const char *v6 = q->family == AF_INET6 ? "IPv6 " : "";
+	struct nlmsghdr *nlh;
+	struct rtgenmsg *g;
+	char what[64];
+	int ret;
+
+	q->index = st_nl_link_index(nl, ifname, err);
+	if (q->index < 0)
+		return q->index;
+	nlh = nl_prepare_dump(nl, RTM_GETADDR);
+	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+	g->rtgen_family = (unsigned char)q->family;
+	snprintf(what, sizeof(what), "list %saddresses of %s", v6, ifname);
+	ret = nl_talk_cb(nl, nlh, addr_cb, q, what, err);
+	if (ret < 0)
+		return ret;
+	if (!q->found)
+		return st_error_set(err, ENOENT, "%s has no %s address", ifname,
+				    q->family == AF_INET6 ? "global IPv6" : "IPv4");
+	return 0;
 }
 
 int st_nl_addr_get(struct st_nl *nl, const char *ifname, struct st_ip4 *a, struct st_error *err)
 {
-	struct addr_query q = { .out = a };
-	struct nlmsghdr *nlh;
-	struct rtgenmsg *g;
-	char what[64];
-	int ret;
+	struct addr_query q = { .family = AF_INET, .attr = IFA_LOCAL, .addr = &a->addr,
+				.len = sizeof(a->addr), .prefix = &a->prefix };
 
-	q.index = st_nl_link_index(nl, ifname, err);
-	if (q.index < 0)
-		return q.index;
-	nlh = nl_prepare_dump(nl, RTM_GETADDR);
-	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
-	g->rtgen_family = AF_INET;
-	snprintf(what, sizeof(what), "list addresses of %s", ifname);
-	ret = nl_talk_cb(nl, nlh, addr_cb, &q, what, err);
-	if (ret < 0)
-		return ret;
-	if (!q.found)
-		return st_error_set(err, ENOENT, "%s has no IPv4 address", ifname);
-	return 0;
-}
-
-struct addr6_query {
-	int index;
-	int found;
-	struct st_ip6 *out;
-};
-
-/* The first global-scope IPv6 address of the link: link-local ones cannot be a gateway's. */
-static int addr6_cb(const struct nlmsghdr *nlh, void *data)
-{
-	const struct ifaddrmsg *ifa = mnl_nlmsg_get_payload(nlh);
-	struct addr6_query *q = data;
-	struct nlattr *attr;
-
-	if (nlh->nlmsg_type != RTM_NEWADDR || ifa->ifa_family != AF_INET6 || q->found ||
-	    (int)ifa->ifa_index != q->index || ifa->ifa_scope != RT_SCOPE_UNIVERSE)
-		return MNL_CB_OK;
-	mnl_attr_for_each(attr, nlh, sizeof(*ifa)) {
-		if (mnl_attr_get_type(attr) == IFA_ADDRESS &&
-		    mnl_attr_get_payload_len(attr) == sizeof(struct in6_addr)) {
-			memcpy(&q->out->addr, mnl_attr_get_payload(attr), sizeof(struct in6_addr));
-			q->out->prefix = ifa->ifa_prefixlen;
-			q->found = 1;
-		}
-	}
-	return MNL_CB_OK;
+	return addr_get(nl, ifname, &q, err);
 }
 
 int st_nl_addr6_get(struct st_nl *nl, const char *ifname, struct st_ip6 *a, struct st_error *err)
 {
-	struct addr6_query q = { .out = a };
-	struct nlmsghdr *nlh;
-	struct rtgenmsg *g;
-	char what[64];
-	int ret;
+	struct addr_query q = { .family = AF_INET6, .attr = IFA_ADDRESS, .global_only = 1,
+				.addr = &a->addr, .len = sizeof(a->addr), .prefix = &a->prefix };
 
-	q.index = st_nl_link_index(nl, ifname, err);
-	if (q.index < 0)
-		return q.index;
-	nlh = nl_prepare_dump(nl, RTM_GETADDR);
-	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
-	g->rtgen_family = AF_INET6;
-	snprintf(what, sizeof(what), "list IPv6 addresses of %s", ifname);
-	ret = nl_talk_cb(nl, nlh, addr6_cb, &q, what, err);
-	if (ret < 0)
-		return ret;
-	if (!q.found)
-		return st_error_set(err, ENOENT, "%s has no global IPv6 address", ifname);
-	return 0;
+	return addr_get(nl, ifname, &q, err);
 }
 
-struct nlmsghdr *st_nl_msg_default_route(void *buf, uint32_t seq, int index, struct in_addr gateway)
+/* RTM_NEWROUTE of a default route via @gateway (@len bytes, family @family) out of link @index. */
+static struct nlmsghdr *msg_default_route(void *buf, uint32_t seq, int family, int index,
+					  const void *gateway, size_t len)
 {
 	struct nlmsghdr *nlh = msg_start(buf, seq, RTM_NEWROUTE, NLM_F_CREATE | NLM_F_EXCL);
 	struct rtmsg *rtm = mnl_nlmsg_put_extra_header(nlh, sizeof(*rtm));
 
-	rtm->rtm_family = AF_INET;
+	rtm->rtm_family = (unsigned char)family;
 	rtm->rtm_dst_len = 0;
 	rtm->rtm_table = RT_TABLE_MAIN;
 	rtm->rtm_protocol = RTPROT_STATIC;
 	rtm->rtm_scope = RT_SCOPE_UNIVERSE;
 	rtm->rtm_type = RTN_UNICAST;
-	mnl_attr_put(nlh, RTA_GATEWAY, sizeof(gateway), &gateway);
+	mnl_attr_put(nlh, RTA_GATEWAY, len, gateway);
 	mnl_attr_put_u32(nlh, RTA_OIF, (uint32_t)index);
 	return nlh;
+}
+
+struct nlmsghdr *st_nl_msg_default_route(void *buf, uint32_t seq, int index, struct in_addr gateway)
+{
+	return msg_default_route(buf, seq, AF_INET, index, &gateway, sizeof(gateway));
 }
 
 static void what_route(char *what, size_t len, int family, const void *gateway, const char *ifname)
@@ -718,22 +710,13 @@ int st_nl_route_add_default(struct st_nl *nl, const char *ifname, struct in_addr
 
 struct nlmsghdr *st_nl_msg_addr6(void *buf, uint32_t seq, int index, const struct st_ip6 *a)
 {
-	struct nlmsghdr *nlh = msg_start(buf, seq, RTM_NEWADDR, NLM_F_CREATE | NLM_F_EXCL);
-	struct ifaddrmsg *ifa = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifa));
-
-	ifa->ifa_family = AF_INET6;
-	ifa->ifa_prefixlen = (unsigned char)a->prefix;
 	/*
 	 * No duplicate address detection: the block is ours and checked free,
 	 * and DAD would keep the address tentative (unusable) for ~1-2 s
 	 * (dad_transmits x retrans_time) after the link comes up.
 	 */
-	ifa->ifa_flags = IFA_F_NODAD;
-	ifa->ifa_scope = RT_SCOPE_UNIVERSE;
-	ifa->ifa_index = (unsigned int)index;
-	mnl_attr_put(nlh, IFA_LOCAL, sizeof(a->addr), &a->addr);
-	mnl_attr_put(nlh, IFA_ADDRESS, sizeof(a->addr), &a->addr);
-	return nlh;
+	return msg_addr(buf, seq, AF_INET6, index, &a->addr, sizeof(a->addr), a->prefix,
+			IFA_F_NODAD);
 }
 
 int st_nl_addr6_add(struct st_nl *nl, const char *ifname, const struct st_ip6 *a,
@@ -751,18 +734,7 @@ int st_nl_addr6_add(struct st_nl *nl, const char *ifname, const struct st_ip6 *a
 struct nlmsghdr *st_nl_msg_default_route6(void *buf, uint32_t seq, int index,
 					  const struct in6_addr *gateway)
 {
-	struct nlmsghdr *nlh = msg_start(buf, seq, RTM_NEWROUTE, NLM_F_CREATE | NLM_F_EXCL);
-	struct rtmsg *rtm = mnl_nlmsg_put_extra_header(nlh, sizeof(*rtm));
-
-	rtm->rtm_family = AF_INET6;
-	rtm->rtm_dst_len = 0;
-	rtm->rtm_table = RT_TABLE_MAIN;
-	rtm->rtm_protocol = RTPROT_STATIC;
-	rtm->rtm_scope = RT_SCOPE_UNIVERSE;
-	rtm->rtm_type = RTN_UNICAST;
-	mnl_attr_put(nlh, RTA_GATEWAY, sizeof(*gateway), gateway);
-	mnl_attr_put_u32(nlh, RTA_OIF, (uint32_t)index);
-	return nlh;
+	return msg_default_route(buf, seq, AF_INET6, index, gateway, sizeof(*gateway));
 }
 
 int st_nl_route6_add_default(struct st_nl *nl, const char *ifname, const struct in6_addr *gateway,
