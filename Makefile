@@ -38,6 +38,15 @@ endif
 ST_CFLAGS := -std=c17 -D_GNU_SOURCE -Iinclude $(WFLAGS) -MMD -MP \
 	     $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 ST_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
+# The binary links libcap, libseccomp and jansson statically (their -dev
+# packages ship the .a): each shared library costs every launch an open, a
+# few mmaps and its relocations in the dynamic loader (LD_DEBUG=statistics:
+# 198k cycles at startup with all six, 117k with three). libmnl ships no
+# archive, and libc/libm stay shared. Unit tests keep ST_LIBS: their
+# -Wl,--wrap would otherwise reach into the libraries' own calls.
+STATIC_PKGS := libcap libseccomp jansson
+ST_BIN_LIBS := -Wl,-Bstatic $(shell pkg-config --libs --static $(STATIC_PKGS) 2>/dev/null) -Wl,-Bdynamic \
+	       $(shell pkg-config --libs $(filter-out $(STATIC_PKGS),$(PKGS)) 2>/dev/null) -lm
 
 # The flags a build directory holds objects of: every object depends on this
 # file, rewritten only when the flags change, so new flags rebuild everything
@@ -96,7 +105,7 @@ $(LIB): $(LIB_OBJS)
 
 $(BIN): $(BUILD)/obj/main.o $(LIB)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(BUILD)/obj/main.o $(LIB) $(ST_LIBS)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(BUILD)/obj/main.o $(LIB) $(ST_BIN_LIBS)
 
 # The same program with fault injection compiled in (SANDBOXTIME_FAULT=STEP,
 # see steps.h), for tests/integration/faults.sh only; never installed.
@@ -114,7 +123,7 @@ $(BUILD)/obj-faults/gen/%.o: $(BUILD)/gen/%.c
 
 $(FAULT_BIN): $(FAULT_OBJS)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(ST_LIBS)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(ST_BIN_LIBS)
 
 .PHONY: fault-bin
 fault-bin: $(FAULT_BIN)
