@@ -933,10 +933,10 @@ if exists("parts.commands"):
           f"it still sets the hostname and brings `lo` up) takes {lu:.2f} ms, "
           f"{lu / st['unshare']['median']:.2f}x unshare; the default run adds the init, the capability drop, "
           f"no_new_privs and the seccomp filter on top ({effect('st like unshare')}).")
-    if "st --seccomp=none" in st and "bwrap" in st:
-        sn = st["st --seccomp=none"]["median"]
+    if "st no seccomp" in st and "bwrap" in st:
+        sn = st["st no seccomp"]["median"]
         w(f"- Like with like, bwrap: bwrap --unshare-all has a pid-1 init of its own, brings `lo` up, drops "
-          f"capabilities and sets no_new_privs, but loads no filter: 'st --seccomp=none' takes {sn:.2f} ms, "
+          f"capabilities and sets no_new_privs, but loads no filter: 'st no seccomp' (`--seccomp=none`) takes {sn:.2f} ms, "
           f"{sn / st['bwrap']['median']:.2f}x bwrap (which also makes a user and a cgroup namespace and a tmpfs root).")
     if "lo_up" in steps:
         w(f"- Inside the sandbox, `lo_up` (a netlink socket and one RTM_NEWLINK) takes "
