@@ -44,8 +44,13 @@ ST_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 # 198k cycles at startup with all six, 117k with three). libmnl ships no
 # archive, and libc/libm stay shared. Unit tests keep ST_LIBS: their
 # -Wl,--wrap would otherwise reach into the libraries' own calls.
+# -z now: the symbols are bound once, at startup, instead of lazily in each of
+# the three processes a launch forks from this image (sandboxtime, the
+# sandbox's child, the init's workload), where every first call paid the
+# resolver and a copy-on-write fault of the GOT (sethostname, the child's
+# first libc call, took 28 µs lazily and 8 µs bound; a launch 5% less at p5).
 STATIC_PKGS := libcap libseccomp jansson
-ST_BIN_LIBS := -Wl,-Bstatic $(shell pkg-config --libs --static $(STATIC_PKGS) 2>/dev/null) -Wl,-Bdynamic \
+ST_BIN_LIBS := -Wl,-z,now -Wl,-Bstatic $(shell pkg-config --libs --static $(STATIC_PKGS) 2>/dev/null) -Wl,-Bdynamic \
 	       $(shell pkg-config --libs $(filter-out $(STATIC_PKGS),$(PKGS)) 2>/dev/null) -lm
 
 # The flags a build directory holds objects of: every object depends on this
@@ -103,7 +108,8 @@ $(LIB): $(LIB_OBJS)
 	@$(if $(Q),echo "  AR      $@")
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(BIN): $(BUILD)/obj/main.o $(LIB)
+# Makefile too: the link flags (ST_BIN_LIBS) live here, outside build-flags.
+$(BIN): $(BUILD)/obj/main.o $(LIB) Makefile
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(BUILD)/obj/main.o $(LIB) $(ST_BIN_LIBS)
 
@@ -121,9 +127,9 @@ $(BUILD)/obj-faults/gen/%.o: $(BUILD)/gen/%.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(ST_CFLAGS) $(CFLAGS) -DSANDBOXTIME_FAULTS -c -o $@ $<
 
-$(FAULT_BIN): $(FAULT_OBJS)
+$(FAULT_BIN): $(FAULT_OBJS) Makefile
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(ST_BIN_LIBS)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(FAULT_OBJS) $(ST_BIN_LIBS)
 
 .PHONY: fault-bin
 fault-bin: $(FAULT_BIN)
