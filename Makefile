@@ -38,6 +38,20 @@ endif
 ST_CFLAGS := -std=c17 -D_GNU_SOURCE -Iinclude $(WFLAGS) -MMD -MP \
 	     $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 ST_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
+# The binary links libcap, libseccomp and jansson statically (their -dev
+# packages ship the .a): each shared library costs every launch an open, a
+# few mmaps and its relocations in the dynamic loader (LD_DEBUG=statistics:
+# 198k cycles at startup with all six, 117k with three). libmnl ships no
+# archive, and libc/libm stay shared. Unit tests keep ST_LIBS: their
+# -Wl,--wrap would otherwise reach into the libraries' own calls.
+# -z now: the symbols are bound once, at startup, instead of lazily in each of
+# the three processes a launch forks from this image (sandboxtime, the
+# sandbox's child, the init's workload), where every first call paid the
+# resolver and a copy-on-write fault of the GOT (sethostname, the child's
+# first libc call, took 28 µs lazily and 8 µs bound; a launch 5% less at p5).
+STATIC_PKGS := libcap libseccomp jansson
+ST_BIN_LIBS := -Wl,-z,now -Wl,-Bstatic $(shell pkg-config --libs --static $(STATIC_PKGS) 2>/dev/null) -Wl,-Bdynamic \
+	       $(shell pkg-config --libs $(filter-out $(STATIC_PKGS),$(PKGS)) 2>/dev/null) -lm
 
 # The flags a build directory holds objects of: every object depends on this
 # file, rewritten only when the flags change, so new flags rebuild everything
@@ -94,9 +108,10 @@ $(LIB): $(LIB_OBJS)
 	@$(if $(Q),echo "  AR      $@")
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(BIN): $(BUILD)/obj/main.o $(LIB)
+# Makefile too: the link flags (ST_BIN_LIBS) live here, outside build-flags.
+$(BIN): $(BUILD)/obj/main.o $(LIB) Makefile
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(BUILD)/obj/main.o $(LIB) $(ST_LIBS)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(BUILD)/obj/main.o $(LIB) $(ST_BIN_LIBS)
 
 # The same program with fault injection compiled in (SANDBOXTIME_FAULT=STEP,
 # see steps.h), for tests/integration/faults.sh only; never installed.
@@ -112,9 +127,9 @@ $(BUILD)/obj-faults/gen/%.o: $(BUILD)/gen/%.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(ST_CFLAGS) $(CFLAGS) -DSANDBOXTIME_FAULTS -c -o $@ $<
 
-$(FAULT_BIN): $(FAULT_OBJS)
+$(FAULT_BIN): $(FAULT_OBJS) Makefile
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(ST_LIBS)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(FAULT_OBJS) $(ST_BIN_LIBS)
 
 .PHONY: fault-bin
 fault-bin: $(FAULT_BIN)

@@ -925,6 +925,19 @@ if exists("parts.commands"):
     w(f"- `--quiet` (no report): {effect('st --quiet')}.")
     w(f"- `--no-init` (no init process, one fork less): {effect('st --no-init')}.")
     w(f"- both: {effect('st --quiet --no-init')}.")
+    # Like with like: what each peer does, and only that.
+    if "st like unshare" in st:
+        lu = st["st like unshare"]["median"]
+        w(f"- Like with like, unshare: 'st like unshare' (`-q --no-init --seccomp=none --cap-add=ALL "
+          f"--no-new-privileges=false`: no init, no filter, every capability kept, as unshare does; "
+          f"it still sets the hostname and brings `lo` up) takes {lu:.2f} ms, "
+          f"{lu / st['unshare']['median']:.2f}x unshare; the default run adds the init, the capability drop, "
+          f"no_new_privs and the seccomp filter on top ({effect('st like unshare')}).")
+    if "st no seccomp" in st and "bwrap" in st:
+        sn = st["st no seccomp"]["median"]
+        w(f"- Like with like, bwrap: bwrap --unshare-all has a pid-1 init of its own, brings `lo` up, drops "
+          f"capabilities and sets no_new_privs, but loads no filter: 'st no seccomp' (`--seccomp=none`) takes {sn:.2f} ms, "
+          f"{sn / st['bwrap']['median']:.2f}x bwrap (which also makes a user and a cgroup namespace and a tmpfs root).")
     if "lo_up" in steps:
         w(f"- Inside the sandbox, `lo_up` (a netlink socket and one RTM_NEWLINK) takes "
           f"{fmt(med(steps['lo_up']))} µs median and `mount_proc` {fmt(med(steps.get('mount_proc', [0])))} µs;")

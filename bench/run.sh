@@ -252,6 +252,9 @@ if [ $IS_ROOT = 1 ]; then
 		"st --no-init=$ST --repeat=0 --no-init --ns=$NS -- /bin/true" \
 		"st --quiet --no-init=$ST --repeat=0 --quiet --no-init --ns=$NS -- /bin/true" \
 		"unshare=unshare --fork --pid --mount-proc --uts --ipc --net --mount true" \
+		"st like unshare=$ST --repeat=0 --quiet --no-init --seccomp=none --cap-add=ALL --no-new-privileges=false --ns=$NS -- /bin/true" \
+		"st no seccomp=$ST --repeat=0 --quiet --seccomp=none --ns=$NS -- /bin/true" \
+		"bwrap=$BWRAP_ROOT /bin/true" \
 		"st no net=$ST --repeat=0 --ns=uts,ipc,pid,mount -- /bin/true" \
 		"unshare no net=unshare --fork --pid --mount-proc --uts --ipc --mount true" \
 		"st --version=$ST --version" \

@@ -482,6 +482,18 @@ static int compile_doc(json_t *doc, const char *file, uint64_t caps, struct st_s
 	ctx = seccomp_init(default_action);
 	if (!ctx)
 		return st_error_set(err, ENOMEM, "seccomp: seccomp_init");
+	/*
+	 * Same rules, laid out as a binary tree over the syscall numbers
+	 * instead of one long chain. The kernel runs the filter once per
+	 * syscall number at load time (its action cache, Linux 5.11+): over the
+	 * chain of the default profile that made seccomp() take ~1 ms, a third
+	 * of a launch; over the tree ~0.25 ms. Each filtered call walks
+	 * O(log n) instead of O(n) comparisons too. The program differs, the
+	 * decisions do not: the cache key holds the build, so no chain comes
+	 * back from the cache.
+	 */
+	if (seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2) < 0)
+		return st_error_set(err, EINVAL, "seccomp: asking libseccomp for a binary-tree filter");
 	if (arches && !json_is_array(arches)) {
 		snprintf(w.path, sizeof(w.path), ".architectures");
 		return bad(err, &w, "%s", "must be an array");
