@@ -127,3 +127,40 @@ int st_nsfs_root_inode(const char *root, const char *type, unsigned long long *i
 	*ino = v;
 	return 0;
 }
+
+void st_netdev_init(struct st_netdev *d)
+{
+	d->len = 0;
+	d->line = 0;
+}
+
+char *st_netdev_room(struct st_netdev *d, size_t *room)
+{
+	*room = sizeof(d->buf) - 1 - d->len;
+	return d->buf + d->len;
+}
+
+void st_netdev_feed(struct st_netdev *d, size_t n, void (*cb)(const char *name, void *data),
+		    void *data)
+{
+	char *p = d->buf, *nl;
+
+	d->len += n;
+	d->buf[d->len] = '\0';
+	while ((nl = strchr(p, '\n'))) {
+		char *colon = memchr(p, ':', (size_t)(nl - p));
+
+		*nl = '\0';
+		if (d->line < 2) {
+			d->line++;
+		} else if (colon) {
+			*colon = '\0';
+			cb(p + strspn(p, " \t"), data);
+		}
+		p = nl + 1;
+	}
+	d->len = (size_t)(d->buf + d->len - p);
+	memmove(d->buf, p, d->len);
+	if (d->len == sizeof(d->buf) - 1)
+		d->len = 0; /* no line is that long: drop it */
+}
