@@ -143,11 +143,13 @@ char *st_netdev_room(struct st_netdev *d, size_t *room)
 void st_netdev_feed(struct st_netdev *d, size_t n, void (*cb)(const char *name, void *data),
 		    void *data)
 {
-	char *p = d->buf, *nl;
+	char *p = d->buf, *end, *nl;
 
 	d->len += n;
-	d->buf[d->len] = '\0';
-	while ((nl = strchr(p, '\n'))) {
+	end = d->buf + d->len;
+	*end = '\0';
+	/* memchr, not strchr: a NUL byte must not hide the newlines after it. */
+	while ((nl = memchr(p, '\n', (size_t)(end - p)))) {
 		char *colon = memchr(p, ':', (size_t)(nl - p));
 
 		*nl = '\0';
@@ -159,7 +161,7 @@ void st_netdev_feed(struct st_netdev *d, size_t n, void (*cb)(const char *name, 
 		}
 		p = nl + 1;
 	}
-	d->len = (size_t)(d->buf + d->len - p);
+	d->len = (size_t)(end - p);
 	memmove(d->buf, p, d->len);
 	if (d->len == sizeof(d->buf) - 1)
 		d->len = 0; /* no line is that long: drop it */
