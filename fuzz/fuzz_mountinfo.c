@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * libFuzzer target for the mountinfo parser, which reads text that any user
- * can shape (mount points are chosen by whoever mounts). Not part of
- * `make check`; build and run by hand:
- *   clang -std=c17 -D_GNU_SOURCE -Iinclude -g -O1 -fsanitize=fuzzer,address,undefined \
- *     fuzz/fuzz_mountinfo.c src/procfs.c -o build/fuzz_mountinfo
- *   build/fuzz_mountinfo -max_total_time=60 fuzz/corpus/mountinfo
+ * can shape (mount points are chosen by whoever mounts). `make fuzz` runs
+ * it on fuzz/corpus/fuzz_mountinfo (it found no seeds under the old name,
+ * fuzz/corpus/mountinfo, and started from nothing).
  */
 #include <stdint.h>
 #include <stdlib.h>
