@@ -737,17 +737,16 @@ static int dir_clone_fd(struct age_ctx *a, const char *dir)
 static double mount_file_age(struct age_ctx *a, const char *path)
 {
 	char dir[PATH_MAX];
-	const char *slash = strrchr(path, '/');
+	const char *base;
 	struct stat st;
 	double age;
 	int fd;
 
-	if (!slash || !slash[1] || (size_t)(slash - path) >= sizeof(dir))
+	if (st_mountpoint_split(path, dir, sizeof(dir), &base) < 0)
 		return -1;
-	snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
 	fd = dir_clone_fd(a, dir);
 
-	if (fd < 0 || fstatat(fd, slash + 1, &st, AT_SYMLINK_NOFOLLOW) < 0)
+	if (fd < 0 || fstatat(fd, base, &st, AT_SYMLINK_NOFOLLOW) < 0)
 		return -1;
 	age = a->now - ((double)st.st_ctim.tv_sec + (double)st.st_ctim.tv_nsec / 1e9);
 	return age > 0 ? age : 0; /* a clock set back */

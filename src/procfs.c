@@ -4,6 +4,7 @@
  * them with fixture lines.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -125,6 +126,17 @@ int st_nsfs_root_inode(const char *root, const char *type, unsigned long long *i
 	if (s[0] != ']' || s[1] != '\0')
 		return -EINVAL;
 	*ino = v;
+	return 0;
+}
+
+int st_mountpoint_split(const char *path, char *dir, size_t len, const char **base)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash || !slash[1] || (size_t)(slash - path) >= len)
+		return -EINVAL;
+	snprintf(dir, len, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+	*base = slash + 1;
 	return 0;
 }
 

@@ -41,6 +41,14 @@ void st_mountinfo_unescape(char *s);
 int st_nsfs_root_inode(const char *root, const char *type, unsigned long long *ino);
 
 /*
+ * A mount point of mountinfo split into its directory (copied into @dir,
+ * "/" for a name at the top) and its last name (*@base, inside @path):
+ * "/run/netns/x" is "/run/netns" and "x". -EINVAL for a path with no '/',
+ * one that ends in '/', or a directory longer than @len allows. Pure.
+ */
+int st_mountpoint_split(const char *path, char *dir, size_t len, const char **base);
+
+/*
  * /proc/PID/net/dev (proc(5)) as read(2) hands it over: two header lines,
  * then one "  name: counters" line per interface. Whole lines only: a line
  * cut at the end of one read waits for the next. No line is longer than

@@ -3,6 +3,7 @@
  * The orphans core without a /proc: the mountinfo parser on fixture lines,
  * classification on hand-built sources, and the Prometheus label escaping.
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -303,6 +304,27 @@ static void test_cleanup_eligible(void **state)
 	assert_int_equal(st_cleanup_eligible(&ns, 77, 0, roots, 2, why, sizeof(why)), 0);
 }
 
+/* Where the mount ages and --cleanup open a mount point from. */
+static void test_mountpoint_split(void **state)
+{
+	char dir[16];
+	const char *base = NULL;
+
+	assert_int_equal(st_mountpoint_split("/run/netns/x", dir, sizeof(dir), &base), 0);
+	assert_string_equal(dir, "/run/netns");
+	assert_string_equal(base, "x");
+	assert_int_equal(st_mountpoint_split("/x", dir, sizeof(dir), &base), 0);
+	assert_string_equal(dir, "/");
+	assert_string_equal(base, "x");
+	assert_int_equal(st_mountpoint_split("/run/netns/", dir, sizeof(dir), &base), -EINVAL);
+	assert_int_equal(st_mountpoint_split("/", dir, sizeof(dir), &base), -EINVAL);
+	assert_int_equal(st_mountpoint_split("x", dir, sizeof(dir), &base), -EINVAL);
+	/* A directory of 15 bytes fits in 16, one of 16 does not. */
+	assert_int_equal(st_mountpoint_split("/123456789abcde/x", dir, sizeof(dir), &base), 0);
+	assert_string_equal(dir, "/123456789abcde");
+	assert_int_equal(st_mountpoint_split("/123456789abcdef/x", dir, sizeof(dir), &base), -EINVAL);
+}
+
 /* The interface names st_netdev_feed() hands over, joined by ','. */
 struct netdev_names {
 	char text[256];
@@ -398,6 +420,7 @@ int main(void)
 		cmocka_unit_test(test_mountinfo_optional_fields),
 		cmocka_unit_test(test_mountinfo_escapes),
 		cmocka_unit_test(test_mountinfo_rejects),
+		cmocka_unit_test(test_mountpoint_split),
 		cmocka_unit_test(test_netdev_names),
 		cmocka_unit_test(test_netdev_nul_byte),
 		cmocka_unit_test(test_netdev_long_line),
