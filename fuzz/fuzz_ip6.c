@@ -21,7 +21,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (st_ip6_parse("--addr6", text, &a, &err) < 0) {
 		fuzz_check_error(&err);
 	} else {
-		if (a.prefix < 1 || a.prefix > 128)
+		const char *n = strrchr(text, '/');
+
+		/* ADDR/N: N is decimal digits, nothing else (no sign, no blank). */
+		if (a.prefix < 1 || a.prefix > 128 || !n || strspn(n + 1, "0123456789") != strlen(n + 1))
 			abort();
 		st_ip6_format(&a, back, sizeof(back));
 		if (st_ip6_parse("--addr6", back, &b, &err) < 0 ||
