@@ -24,7 +24,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		const char *n = strrchr(text, '/');
 
 		/* ADDR/N: N is decimal digits, nothing else (no sign, no blank). */
-		if (a.prefix < 1 || a.prefix > 128 || !n || strspn(n + 1, "0123456789") != strlen(n + 1))
+		if (a.prefix < 1 || a.prefix > 128 || !n ||
+		    strspn(n + 1, "0123456789") != strlen(n + 1))
 			abort();
 		st_ip6_format(&a, back, sizeof(back));
 		if (st_ip6_parse("--addr6", back, &b, &err) < 0 ||

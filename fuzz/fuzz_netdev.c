@@ -35,7 +35,7 @@ static void seen_free(struct seen *s)
 	free(s->v);
 }
 
-/* The names as a reading of the whole text at once sees them; 0 if a line is too long to compare. */
+/* The names a reading of the whole text at once sees; 0 if a line is too long to compare. */
 static int expected(const uint8_t *text, size_t size, struct seen *s)
 {
 	const uint8_t *p = text, *end = text + size, *nl;

@@ -84,7 +84,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		if (chunk == 0)
 			chunk = size;
-		/* An exact-size, aligned heap copy (as from recvfrom), so that ASan sees overreads. */
+		/* An exact-size, aligned heap copy (as from recvfrom): ASan sees overreads. */
 		buf = malloc(chunk);
 		if (!buf)
 			abort();
