@@ -322,7 +322,8 @@ static void test_mountpoint_split(void **state)
 	/* A directory of 15 bytes fits in 16, one of 16 does not. */
 	assert_int_equal(st_mountpoint_split("/123456789abcde/x", dir, sizeof(dir), &base), 0);
 	assert_string_equal(dir, "/123456789abcde");
-	assert_int_equal(st_mountpoint_split("/123456789abcdef/x", dir, sizeof(dir), &base), -EINVAL);
+	assert_int_equal(st_mountpoint_split("/123456789abcdef/x", dir, sizeof(dir), &base),
+			 -EINVAL);
 }
 
 /* The interface names st_netdev_feed() hands over, joined by ','. */
