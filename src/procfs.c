@@ -144,6 +144,7 @@ void st_netdev_init(struct st_netdev *d)
 {
 	d->len = 0;
 	d->line = 0;
+	d->skipping = 0;
 }
 
 char *st_netdev_room(struct st_netdev *d, size_t *room)
@@ -165,7 +166,12 @@ void st_netdev_feed(struct st_netdev *d, size_t n, void (*cb)(const char *name, 
 		char *colon = memchr(p, ':', (size_t)(nl - p));
 
 		*nl = '\0';
-		if (d->line < 2) {
+		if (d->skipping) {
+			/* The end of a line too long: not a name, but a line (perhaps a header). */
+			d->skipping = 0;
+			if (d->line < 2)
+				d->line++;
+		} else if (d->line < 2) {
 			d->line++;
 		} else if (colon) {
 			*colon = '\0';
@@ -175,6 +181,8 @@ void st_netdev_feed(struct st_netdev *d, size_t n, void (*cb)(const char *name, 
 	}
 	d->len = (size_t)(end - p);
 	memmove(d->buf, p, d->len);
-	if (d->len == sizeof(d->buf) - 1)
-		d->len = 0; /* no line is that long: drop it */
+	if (d->len == sizeof(d->buf) - 1) {
+		d->len = 0; /* no line is that long: drop it, up to its newline */
+		d->skipping = 1;
+	}
 }

@@ -52,12 +52,13 @@ int st_mountpoint_split(const char *path, char *dir, size_t len, const char **ba
  * /proc/PID/net/dev (proc(5)) as read(2) hands it over: two header lines,
  * then one "  name: counters" line per interface. Whole lines only: a line
  * cut at the end of one read waits for the next. No line is longer than
- * the buffer; one that is gets dropped. Pure: the caller reads.
+ * the buffer; one that is gets dropped whole. Pure: the caller reads.
  */
 struct st_netdev {
 	char buf[16384];
 	size_t len;	   /* bytes of a cut line kept from the last read */
 	unsigned int line; /* lines seen, counted up to 2 (the headers) */
+	int skipping;	   /* in the rest of a line too long for buf */
 };
 
 /* Starts @d: no line seen yet. */

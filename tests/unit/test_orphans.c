@@ -397,20 +397,38 @@ static void test_netdev_nul_byte(void **state)
 	assert_string_equal(n.text, "a,eth0");
 }
 
-/* A line longer than the buffer is dropped; the lines after it are not. */
+/*
+ * A line longer than the buffer is dropped whole, up to its newline: its
+ * tail used to come out as a line of its own, and a ':' in it as a name
+ * (seen while reading it for fuzz_netdev, which now compares long lines
+ * too). The lines after it are read, and it still counts as a line.
+ */
 static void test_netdev_long_line(void **state)
 {
 	static struct st_netdev d;
-	static char text[sizeof(d.buf) + 64];
+	static char text[2 * sizeof(d.buf) + 64];
 	struct netdev_names n;
 	size_t len;
 
+	/* After the headers, with a ':' in its tail. */
 	memset(text, 'x', sizeof(text));
 	memcpy(text, "h1\nh2\n", 6);
-	len = sizeof(d.buf) + 6;
-	len += (size_t)snprintf(text + len, sizeof(text) - len, "\n  eth0: 0\n");
+	len = 6 + sizeof(d.buf) + 16;
+	len += (size_t)snprintf(text + len, sizeof(text) - len, "tail: 0\n  eth0: 0\n");
 	netdev_read(&d, text, len, 4096, &n);
 	assert_string_equal(n.text, "eth0");
+	/* Longer than twice the buffer: dropped twice, still one line. */
+	memset(text + 6, 'x', sizeof(text) - 6);
+	len = 6 + 2 * sizeof(d.buf) + 16;
+	len += (size_t)snprintf(text + len, sizeof(text) - len, "tail: 0\n  eth0: 0\n");
+	netdev_read(&d, text, len, 1000, &n);
+	assert_string_equal(n.text, "eth0");
+	/* As the second header: it counts, so lo is a name. */
+	memset(text + 3, 'x', sizeof(text) - 3);
+	len = 3 + sizeof(d.buf) + 16;
+	len += (size_t)snprintf(text + len, sizeof(text) - len, "\n  lo: 0\n  eth0: 0\n");
+	netdev_read(&d, text, len, 4096, &n);
+	assert_string_equal(n.text, "lo,eth0");
 }
 
 int main(void)
