@@ -19,9 +19,11 @@ int st_ip6_parse(const char *opt, const char *text, struct st_ip6 *out, struct s
 	snprintf(buf, sizeof(buf), "%.*s", (int)(slash - text), text);
 	if (inet_pton(AF_INET6, buf, &out->addr) != 1)
 		return st_error_usage(err, "%s: '%s' is not an IPv6 address", opt, buf);
+	/* Digits only: strtol() would also take a sign and leading blanks ("/ 64"). */
 	errno = 0;
 	prefix = strtol(slash + 1, &end, 10);
-	if (!slash[1] || *end || errno || prefix < 1 || prefix > 128 || slash[1] == '+' || slash[1] == '-')
+	if (!slash[1] || *end || errno || prefix < 1 || prefix > 128 ||
+	    strspn(slash + 1, "0123456789") != strlen(slash + 1))
 		return st_error_usage(err, "%s: '/%s' is not a prefix length from 1 to 128", opt, slash + 1);
 	out->prefix = (unsigned int)prefix;
 	return 0;

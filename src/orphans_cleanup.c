@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "sandboxtime/orphans_cleanup.h"
+#include "sandboxtime/procfs.h"
 #include "sandboxtime/util.h"
 
 #ifndef UMOUNT_NOFOLLOW
@@ -199,12 +200,11 @@ static int open_parent(const char *path, const char **base)
 {
 	_cleanup_close_ int fd = -1;
 	char dir[PATH_MAX], link[64], real[PATH_MAX];
-	const char *slash = strrchr(path, '/');
+	const char *name;
 	ssize_t n;
 
-	if (!slash || !slash[1] || (size_t)(slash - path) >= sizeof(dir))
+	if (st_mountpoint_split(path, dir, sizeof(dir), &name) < 0)
 		return -EINVAL;
-	snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
 	fd = open(dir, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
@@ -215,7 +215,7 @@ static int open_parent(const char *path, const char **base)
 	real[n] = '\0';
 	if (strcmp(real, dir) != 0)
 		return -ELOOP;
-	*base = slash + 1;
+	*base = name;
 	return take_fd(&fd);
 }
 

@@ -562,49 +562,41 @@ static void add_name(struct names *l, const char *name)
 	l->n++;
 }
 
+static void add_name_cb(const char *name, void *data)
+{
+	add_name(data, name);
+}
+
 /*
  * The interface names of @nsfd's namespace. Runs in the describing thread:
  * a network namespace is per thread, so setns(2) moves that thread alone,
  * and /proc/thread-self/net/dev then lists that namespace's interfaces
- * (one line each, "name: counters", after two header lines) without a
- * netlink socket per namespace or the RTNL lock. Root only (CAP_SYS_ADMIN
- * over the namespace). -ENOMEM, or 0 with the names unknown (NULL) when the
- * namespace could not be entered or read.
+ * (st_netdev_feed() parses it) without a netlink socket per namespace or
+ * the RTNL lock. Root only (CAP_SYS_ADMIN over the namespace). -ENOMEM, or
+ * 0 with the names unknown (NULL) when the namespace could not be entered
+ * or read.
  */
 static int list_interfaces(struct st_netns *ns, int nsfd)
 {
 	_cleanup_close_ int fd = -1;
 	struct names l = { 0 };
-	char buf[16384];
-	size_t len = 0;
+	struct st_netdev d;
 	ssize_t r;
-	int line = 0;
 
 	if (setns(nsfd, CLONE_NEWNET) < 0)
 		return 0;
 	fd = open("/proc/thread-self/net/dev", O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return 0;
-	/* Whole lines only: a line cut at the end of the buffer waits for the next read. */
-	while ((r = TEMP_FAILURE_RETRY(read(fd, buf + len, sizeof(buf) - 1 - len))) > 0) {
-		char *p = buf, *nl;
+	st_netdev_init(&d);
+	for (;;) {
+		size_t room;
+		char *at = st_netdev_room(&d, &room);
 
-		len += (size_t)r;
-		buf[len] = '\0';
-		while ((nl = strchr(p, '\n'))) {
-			char *colon = memchr(p, ':', (size_t)(nl - p));
-
-			*nl = '\0';
-			if (line++ >= 2 && colon) {
-				*colon = '\0';
-				add_name(&l, p + strspn(p, " \t"));
-			}
-			p = nl + 1;
-		}
-		len = (size_t)(buf + len - p);
-		memmove(buf, p, len);
-		if (len == sizeof(buf) - 1)
-			len = 0; /* no line is that long: drop it */
+		r = TEMP_FAILURE_RETRY(read(fd, at, room));
+		if (r <= 0)
+			break;
+		st_netdev_feed(&d, (size_t)r, add_name_cb, &l);
 	}
 	if (r < 0 || l.enomem) {
 		for (size_t k = 0; k < l.n; k++)
@@ -745,17 +737,16 @@ static int dir_clone_fd(struct age_ctx *a, const char *dir)
 static double mount_file_age(struct age_ctx *a, const char *path)
 {
 	char dir[PATH_MAX];
-	const char *slash = strrchr(path, '/');
+	const char *base;
 	struct stat st;
 	double age;
 	int fd;
 
-	if (!slash || !slash[1] || (size_t)(slash - path) >= sizeof(dir))
+	if (st_mountpoint_split(path, dir, sizeof(dir), &base) < 0)
 		return -1;
-	snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
 	fd = dir_clone_fd(a, dir);
 
-	if (fd < 0 || fstatat(fd, slash + 1, &st, AT_SYMLINK_NOFOLLOW) < 0)
+	if (fd < 0 || fstatat(fd, base, &st, AT_SYMLINK_NOFOLLOW) < 0)
 		return -1;
 	age = a->now - ((double)st.st_ctim.tv_sec + (double)st.st_ctim.tv_nsec / 1e9);
 	return age > 0 ? age : 0; /* a clock set back */

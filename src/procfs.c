@@ -4,6 +4,7 @@
  * them with fixture lines.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -126,4 +127,62 @@ int st_nsfs_root_inode(const char *root, const char *type, unsigned long long *i
 		return -EINVAL;
 	*ino = v;
 	return 0;
+}
+
+int st_mountpoint_split(const char *path, char *dir, size_t len, const char **base)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash || !slash[1] || (size_t)(slash - path) >= len)
+		return -EINVAL;
+	snprintf(dir, len, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+	*base = slash + 1;
+	return 0;
+}
+
+void st_netdev_init(struct st_netdev *d)
+{
+	d->len = 0;
+	d->line = 0;
+	d->skipping = 0;
+}
+
+char *st_netdev_room(struct st_netdev *d, size_t *room)
+{
+	*room = sizeof(d->buf) - 1 - d->len;
+	return d->buf + d->len;
+}
+
+void st_netdev_feed(struct st_netdev *d, size_t n, void (*cb)(const char *name, void *data),
+		    void *data)
+{
+	char *p = d->buf, *end, *nl;
+
+	d->len += n;
+	end = d->buf + d->len;
+	*end = '\0';
+	/* memchr, not strchr: a NUL byte must not hide the newlines after it. */
+	while ((nl = memchr(p, '\n', (size_t)(end - p)))) {
+		char *colon = memchr(p, ':', (size_t)(nl - p));
+
+		*nl = '\0';
+		if (d->skipping) {
+			/* The end of a line too long: not a name, but a line (perhaps a header). */
+			d->skipping = 0;
+			if (d->line < 2)
+				d->line++;
+		} else if (d->line < 2) {
+			d->line++;
+		} else if (colon) {
+			*colon = '\0';
+			cb(p + strspn(p, " \t"), data);
+		}
+		p = nl + 1;
+	}
+	d->len = (size_t)(end - p);
+	memmove(d->buf, p, d->len);
+	if (d->len == sizeof(d->buf) - 1) {
+		d->len = 0; /* no line is that long: drop it, up to its newline */
+		d->skipping = 1;
+	}
 }

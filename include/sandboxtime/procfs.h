@@ -40,4 +40,35 @@ void st_mountinfo_unescape(char *s);
  */
 int st_nsfs_root_inode(const char *root, const char *type, unsigned long long *ino);
 
+/*
+ * A mount point of mountinfo split into its directory (copied into @dir,
+ * "/" for a name at the top) and its last name (*@base, inside @path):
+ * "/run/netns/x" is "/run/netns" and "x". -EINVAL for a path with no '/',
+ * one that ends in '/', or a directory longer than @len allows. Pure.
+ */
+int st_mountpoint_split(const char *path, char *dir, size_t len, const char **base);
+
+/*
+ * /proc/PID/net/dev (proc(5)) as read(2) hands it over: two header lines,
+ * then one "  name: counters" line per interface. Whole lines only: a line
+ * cut at the end of one read waits for the next. No line is longer than
+ * the buffer; one that is gets dropped whole. Pure: the caller reads.
+ */
+struct st_netdev {
+	char buf[16384];
+	size_t len;	   /* bytes of a cut line kept from the last read */
+	unsigned int line; /* lines seen, counted up to 2 (the headers) */
+	int skipping;	   /* in the rest of a line too long for buf */
+};
+
+/* Starts @d: no line seen yet. */
+void st_netdev_init(struct st_netdev *d);
+
+/* Where the next read goes, and (in *@room) how much it may read: at least 1. */
+char *st_netdev_room(struct st_netdev *d, size_t *room);
+
+/* @n bytes were read into the room: @cb gets each interface name of the whole lines. */
+void st_netdev_feed(struct st_netdev *d, size_t n, void (*cb)(const char *name, void *data),
+		    void *data);
+
 #endif

@@ -520,7 +520,9 @@ static void test_ip6_rejects(void **state)
 {
 	static const char *const bad[] = { "fd00::1",   "fd00::1/",    "fd00::1/129", "fd00::1/0",
 					   "fd00:::1/64", "x/64",      "fd00::1/6x",  "fd00::1/-1",
-					   "/64",       "10.0.0.1/24", "fd00::1/+64" };
+					   "/64",       "10.0.0.1/24", "fd00::1/+64",
+					   /* found by fuzz_ip6 ("::/\n9"): blanks that strtol() skipped */
+					   "::/\n9", "fd00::1/ 64", "fd00::1/\t64" };
 	struct st_error err = { 0 };
 	struct st_ip6 a;
 

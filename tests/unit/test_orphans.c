@@ -3,10 +3,12 @@
  * The orphans core without a /proc: the mountinfo parser on fixture lines,
  * classification on hand-built sources, and the Prometheus label escaping.
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -302,6 +304,133 @@ static void test_cleanup_eligible(void **state)
 	assert_int_equal(st_cleanup_eligible(&ns, 77, 0, roots, 2, why, sizeof(why)), 0);
 }
 
+/* Where the mount ages and --cleanup open a mount point from. */
+static void test_mountpoint_split(void **state)
+{
+	char dir[16];
+	const char *base = NULL;
+
+	assert_int_equal(st_mountpoint_split("/run/netns/x", dir, sizeof(dir), &base), 0);
+	assert_string_equal(dir, "/run/netns");
+	assert_string_equal(base, "x");
+	assert_int_equal(st_mountpoint_split("/x", dir, sizeof(dir), &base), 0);
+	assert_string_equal(dir, "/");
+	assert_string_equal(base, "x");
+	assert_int_equal(st_mountpoint_split("/run/netns/", dir, sizeof(dir), &base), -EINVAL);
+	assert_int_equal(st_mountpoint_split("/", dir, sizeof(dir), &base), -EINVAL);
+	assert_int_equal(st_mountpoint_split("x", dir, sizeof(dir), &base), -EINVAL);
+	/* A directory of 15 bytes fits in 16, one of 16 does not. */
+	assert_int_equal(st_mountpoint_split("/123456789abcde/x", dir, sizeof(dir), &base), 0);
+	assert_string_equal(dir, "/123456789abcde");
+	assert_int_equal(st_mountpoint_split("/123456789abcdef/x", dir, sizeof(dir), &base),
+			 -EINVAL);
+}
+
+/* The interface names st_netdev_feed() hands over, joined by ','. */
+struct netdev_names {
+	char text[256];
+};
+
+static void netdev_name(const char *name, void *data)
+{
+	struct netdev_names *n = data;
+	size_t used = strlen(n->text);
+
+	snprintf(n->text + used, sizeof(n->text) - used, "%s%s", used ? "," : "", name);
+}
+
+/* Feeds @text in reads of @step bytes at most. */
+static void netdev_read(struct st_netdev *d, const char *text, size_t len, size_t step,
+			struct netdev_names *n)
+{
+	st_netdev_init(d);
+	n->text[0] = '\0';
+	for (size_t done = 0; done < len;) {
+		size_t room, k;
+		char *at = st_netdev_room(d, &room);
+
+		assert_true(room >= 1);
+		k = len - done < step ? len - done : step;
+		k = k < room ? k : room;
+		memcpy(at, text + done, k);
+		st_netdev_feed(d, k, netdev_name, n);
+		done += k;
+	}
+}
+
+static void test_netdev_names(void **state)
+{
+	static const char text[] =
+	    "Inter-|   Receive                                                |  Transmit\n"
+	    " face |bytes    packets errs drop fifo frame compressed multicast|bytes    packets "
+	    "errs drop fifo colls carrier compressed\n"
+	    "    lo:    6774      62    0    0    0     0          0         0     6774      62    "
+	    "0    0    0     0       0          0\n"
+	    "stv1234p: 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n"
+	    "  eth0:    1296      16    0    0    0     0          0         0     1296      16    "
+	    "0    0    0     0       0          0\n"
+	    "no colon here\n"
+	    "  cut: 0"; /* no newline: not a whole line */
+	static struct st_netdev d;
+	struct netdev_names n;
+
+	/* In one read, and cut anywhere: the same names. */
+	for (size_t step = 1; step <= sizeof(text); step++) {
+		netdev_read(&d, text, sizeof(text) - 1, step, &n);
+		assert_string_equal(n.text, "lo,stv1234p,eth0");
+	}
+}
+
+/*
+ * Found by fuzz_netdev: a NUL byte in a line stopped strchr(), so the
+ * newlines after it went unseen and the following lines were kept as one
+ * cut line until the buffer filled and was dropped: every interface after
+ * it was missing. The name holding the NUL ends there.
+ */
+static void test_netdev_nul_byte(void **state)
+{
+	static const char text[] = "h1\nh2\n  a\0b: 0\n  eth0: 0\n";
+	static struct st_netdev d;
+	struct netdev_names n;
+
+	netdev_read(&d, text, sizeof(text) - 1, sizeof(text), &n);
+	assert_string_equal(n.text, "a,eth0");
+}
+
+/*
+ * A line longer than the buffer is dropped whole, up to its newline: its
+ * tail used to come out as a line of its own, and a ':' in it as a name
+ * (seen while reading it for fuzz_netdev, which now compares long lines
+ * too). The lines after it are read, and it still counts as a line.
+ */
+static void test_netdev_long_line(void **state)
+{
+	static struct st_netdev d;
+	static char text[2 * sizeof(d.buf) + 64];
+	struct netdev_names n;
+	size_t len;
+
+	/* After the headers, with a ':' in its tail. */
+	memset(text, 'x', sizeof(text));
+	memcpy(text, "h1\nh2\n", 6);
+	len = 6 + sizeof(d.buf) + 16;
+	len += (size_t)snprintf(text + len, sizeof(text) - len, "tail: 0\n  eth0: 0\n");
+	netdev_read(&d, text, len, 4096, &n);
+	assert_string_equal(n.text, "eth0");
+	/* Longer than twice the buffer: dropped twice, still one line. */
+	memset(text + 6, 'x', sizeof(text) - 6);
+	len = 6 + 2 * sizeof(d.buf) + 16;
+	len += (size_t)snprintf(text + len, sizeof(text) - len, "tail: 0\n  eth0: 0\n");
+	netdev_read(&d, text, len, 1000, &n);
+	assert_string_equal(n.text, "eth0");
+	/* As the second header: it counts, so lo is a name. */
+	memset(text + 3, 'x', sizeof(text) - 3);
+	len = 3 + sizeof(d.buf) + 16;
+	len += (size_t)snprintf(text + len, sizeof(text) - len, "\n  lo: 0\n  eth0: 0\n");
+	netdev_read(&d, text, len, 4096, &n);
+	assert_string_equal(n.text, "lo,eth0");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -310,6 +439,10 @@ int main(void)
 		cmocka_unit_test(test_mountinfo_optional_fields),
 		cmocka_unit_test(test_mountinfo_escapes),
 		cmocka_unit_test(test_mountinfo_rejects),
+		cmocka_unit_test(test_mountpoint_split),
+		cmocka_unit_test(test_netdev_names),
+		cmocka_unit_test(test_netdev_nul_byte),
+		cmocka_unit_test(test_netdev_long_line),
 		cmocka_unit_test(test_classify_root),
 		cmocka_unit_test(test_classify_rootless),
 		cmocka_unit_test(test_holder_text),
