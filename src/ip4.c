@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "sandboxtime/ip4.h"
+#include "sandboxtime/util.h"
 
 uint32_t st_ip4_mask(unsigned int prefix)
 {
@@ -15,8 +16,8 @@ int st_ip4_parse(const char *opt, const char *text, struct st_ip4 *out, struct s
 {
 	char buf[INET_ADDRSTRLEN + 4];
 	const char *slash = strchr(text, '/');
-	char *end;
-	long prefix;
+	struct st_error ignored;
+	uint64_t prefix;
 
 	if (!slash || (size_t)(slash - text) >= INET_ADDRSTRLEN)
 		return st_error_usage(err, "%s: '%s' is not an IPv4 address with a prefix (like 10.213.0.2/30)",
@@ -24,9 +25,8 @@ int st_ip4_parse(const char *opt, const char *text, struct st_ip4 *out, struct s
 	snprintf(buf, sizeof(buf), "%.*s", (int)(slash - text), text);
 	if (inet_pton(AF_INET, buf, &out->addr) != 1)
 		return st_error_usage(err, "%s: '%s' is not an IPv4 address", opt, buf);
-	errno = 0;
-	prefix = strtol(slash + 1, &end, 10);
-	if (!slash[1] || *end || errno || prefix < 1 || prefix > 32)
+	/* Digits only (st_parse_uint): strtol() would take "/ 30" and "/+30". */
+	if (st_parse_uint(opt, slash + 1, 1, 32, &prefix, &ignored) < 0)
 		return st_error_usage(err, "%s: '/%s' is not a prefix length from 1 to 32", opt, slash + 1);
 	out->prefix = (unsigned int)prefix;
 	return 0;

@@ -5,13 +5,14 @@
 #include <string.h>
 
 #include "sandboxtime/ip6.h"
+#include "sandboxtime/util.h"
 
 int st_ip6_parse(const char *opt, const char *text, struct st_ip6 *out, struct st_error *err)
 {
 	char buf[INET6_ADDRSTRLEN];
 	const char *slash = strchr(text, '/');
-	char *end;
-	long prefix;
+	struct st_error ignored;
+	uint64_t prefix;
 
 	if (!slash || (size_t)(slash - text) >= sizeof(buf))
 		return st_error_usage(err, "%s: '%s' is not an IPv6 address with a prefix (like fd5b:7e1d:ab01:1::2/64)",
@@ -19,11 +20,8 @@ int st_ip6_parse(const char *opt, const char *text, struct st_ip6 *out, struct s
 	snprintf(buf, sizeof(buf), "%.*s", (int)(slash - text), text);
 	if (inet_pton(AF_INET6, buf, &out->addr) != 1)
 		return st_error_usage(err, "%s: '%s' is not an IPv6 address", opt, buf);
-	/* Digits only: strtol() would also take a sign and leading blanks ("/ 64"). */
-	errno = 0;
-	prefix = strtol(slash + 1, &end, 10);
-	if (!slash[1] || *end || errno || prefix < 1 || prefix > 128 ||
-	    strspn(slash + 1, "0123456789") != strlen(slash + 1))
+	/* Digits only (st_parse_uint): strtol() would take "/ 64" and "/+64". */
+	if (st_parse_uint(opt, slash + 1, 1, 128, &prefix, &ignored) < 0)
 		return st_error_usage(err, "%s: '/%s' is not a prefix length from 1 to 128", opt, slash + 1);
 	out->prefix = (unsigned int)prefix;
 	return 0;
