@@ -72,6 +72,14 @@ def text(h):
 found = [n for n in doc["netns"] if n["inode"] == ino]
 if state == "absent":
     sys.exit("namespace %d is listed: %s" % (ino, found) if found else 0)
+if state == "gone":
+    # Absent, or the inode is another namespace's now: the kernel gives a
+    # freed inode number to the next namespace made on the machine. Ours
+    # would still have a holder of ours ("mount:PATH", "pid:N": a copy of
+    # a mount keeps its path); another job's has none.
+    held = ["%s held by %s" % (n["inode"], text(h)) for n in found for h in n["holders"]
+            if text(h) in want or (h["kind"] != "mount" and "pid:%d" % h["pid"] in want)]
+    sys.exit("namespace still listed: " + ", ".join(held) if held else 0)
 if len(found) != 1:
     sys.exit("namespace %d listed %d times" % (ino, len(found)))
 n = found[0]
@@ -224,10 +232,17 @@ t_prom() {
 	! grep -vE '^(# (HELP|TYPE) .*|[a-z_]+(\{([a-z_]+="([^"\\]|\\.)*",?)*\})? [0-9]+)$' "$W/prom"
 }
 
+# None of the scenario is listed: its inodes are gone, or another job's
+# namespace has one of them now (its holders none of ours, and none of our
+# processes alive to live in it).
 t_after_cleanup() {
-	local ino
+	local ino p ours=("mount:/run/netns/$NAME_A" "mount:$W/a b/ns")
+	for p in "${STARTED[@]+"${STARTED[@]}"}"; do
+		kill -0 "$p" 2>/dev/null && { echo "pid $p still runs"; return 1; }
+		ours+=("pid:$p")
+	done
 	for ino in "$INO_A" "$INO_B" "$INO_C" "$INO_D" "$INO_E"; do
-		"$ST_PY" "$CHECK" "$W/cleaned.json" "$ino" absent || return 1
+		"$ST_PY" "$CHECK" "$W/cleaned.json" "$ino" gone "${ours[@]}" || return 1
 	done
 	expect_eq "$SCAN_RC" "$(field "$W/cleaned.json" '1 if doc["summary"]["orphans"] else 0')"
 }

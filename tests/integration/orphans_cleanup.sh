@@ -18,13 +18,16 @@
 # acted on: every run gives --cleanup-path only the suite's own directory,
 # and each action on an inode not ours fails the suite.
 #
-# As root the suite re-runs itself in a private mount namespace of its own:
-# its mounts are invisible to the host and vanish with it even on SIGKILL,
-# and every /run/netns mount that others made is there only as a copy, also
+# As root the suite re-runs itself in a mount namespace of its own: its
+# mounts are invisible to the host and vanish with it even on SIGKILL, and
+# every /run/netns mount that others made is there only as a copy, also
 # mounted in the host's mount namespace, which --cleanup never acts on. So
 # the default /run/netns path cannot reach a namespace the suite did not make.
+# A slave, not private: another job's unmount (ip netns del) meanwhile
+# reaches the copy too, which would otherwise stay behind held by the
+# suite's namespace alone, and be removed by --cleanup as an orphan.
 if [ "$(id -u)" = 0 ] && [ -z "${ST_CLEANUP_PRIVATE:-}" ]; then
-	ST_CLEANUP_PRIVATE=1 exec unshare --mount --propagation private bash "$0" "$@"
+	ST_CLEANUP_PRIVATE=1 exec unshare --mount --propagation slave bash "$0" "$@"
 fi
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/../lib.sh" "$1"
