@@ -192,8 +192,10 @@ t_mounts_private() {
 	local host_mnt
 	host_mnt=$(stat -L -c %i "/proc/$PPID/ns/mnt") || return 1
 	[ "$host_mnt" != "$(stat -L -c %i /proc/self/ns/mnt)" ] || { echo "the suite runs in the host's mount namespace"; return 1; }
-	grep -q "/run/netns/$NAME_A " /proc/self/mountinfo && grep -qF "$W/a\\040b/ns " /proc/self/mountinfo ||
-		{ echo "the scenario's mounts are not in the suite's mount namespace"; return 1; }
+	if ! grep -q "/run/netns/$NAME_A " /proc/self/mountinfo || ! grep -qF "$W/a\\040b/ns " /proc/self/mountinfo; then
+		echo "the scenario's mounts are not in the suite's mount namespace"
+		return 1
+	fi
 	if grep -e "/run/netns/$NAME_A " -e "$W/" "/proc/$PPID/mountinfo"; then
 		echo "the scenario's mounts (above) reached the host's mount namespace"
 		return 1
