@@ -284,8 +284,8 @@ give_up() {
 # leak of ours, and is told apart positively (see st_ours_procs).
 
 # st_netns_now: the network namespaces that some process lives in now, as
-# inode numbers (root sees every process; lsns lists the same set).
-st_netns_now() { ps -e -o netns= | awk '$1 ~ /^[0-9]+$/' | sort -u; }
+# inode numbers (root sees every process; ps -o netns gives the same set).
+st_netns_now() { lsns -t net -n -o NS 2>/dev/null | tr -d ' ' | sort -u; }
 
 # st_ours_procs [BIN...]: "netns pid sid args" of every process of this
 # suite's runs: one in the session of the last run ($ST_PID; st-exec gives
@@ -311,11 +311,15 @@ st_ours_procs() {
 # namespace whose every process belongs to another job (another session and
 # another binary) is that job's, and not counted.
 expect_no_new_netns_of_ours() {
-	local before=$1 new; shift
-	new=$(st_ours_procs "$@" | awk '$1 ~ /^[0-9]+$/ { print $1 }' | sort -u |
-		comm -23 - <(printf '%s\n' "$before"))
+	local before=$1 new left; shift
+	# No new namespace at all, the usual case, needs no look at the processes.
+	new=$(comm -13 <(printf '%s\n' "$before") <(st_netns_now))
 	[ -z "$new" ] && return 0
+	left=$(st_ours_procs "$@" | awk -v new="$new" '
+		BEGIN { n = split(new, v, "\n"); for (i = 1; i <= n; i++) isnew[v[i]] = 1 }
+		$1 in isnew')
+	[ -z "$left" ] && return 0
 	echo "new network namespaces with a process of this suite's runs in them (netns pid sid args):"
-	st_ours_procs "$@" | grep -wF "$new" | sed 's/^/  /'
+	printf '%s\n' "$left" | sed 's/^/  /'
 	return 1
 }
