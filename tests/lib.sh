@@ -277,3 +277,49 @@ give_up() {
 	st_finish
 	return 1
 }
+
+# ---------------------------------------------------------------------------
+# Network namespaces of this suite's runs, for suites that share the machine
+# with other jobs: a namespace that another job's process lives in is not a
+# leak of ours, and is told apart positively (see st_ours_procs).
+
+# st_netns_now: the network namespaces that some process lives in now, as
+# inode numbers (root sees every process; ps -o netns gives the same set).
+st_netns_now() { lsns -t net -n -o NS 2>/dev/null | tr -d ' ' | sort -u; }
+
+# st_ours_procs [BIN...]: "netns pid sid args" of every process of this
+# suite's runs: one in the session of the last run ($ST_PID; st-exec gives
+# each run its own) or one whose argv[0] is a binary under test ($ST_BIN,
+# $ST_NOBODY_BIN, BIN...). sandboxtime's own children never exec, so a
+# process of a run that left its session still shows the binary's path; a
+# suite that wants this to tell its runs from other jobs' gives its runs a
+# path of its own (a copy in $ST_TMP, as $ST_NOBODY_BIN is).
+st_ours_procs() {
+	ps -e -o netns=,pid=,sid=,args= |
+		ST_OURS_BINS=$(printf '%s\n' "$ST_BIN" "$ST_NOBODY_BIN" "$@") awk -v sid="${ST_PID:-}" '
+		BEGIN { n = split(ENVIRON["ST_OURS_BINS"], b, "\n") }
+		{
+			args = $0; sub(/^ *[^ ]+ +[^ ]+ +[^ ]+ /, "", args)
+			if (sid != "" && $3 == sid) { print; next }
+			for (i = 1; i <= n; i++)
+				if (b[i] != "" && (args == b[i] || index(args, b[i] " ") == 1)) { print; next }
+		}'
+}
+
+# expect_no_new_netns_of_ours BEFORE [BIN...]: no network namespace that was
+# not in BEFORE (st_netns_now) has a process of this suite's runs in it. A new
+# namespace whose every process belongs to another job (another session and
+# another binary) is that job's, and not counted.
+expect_no_new_netns_of_ours() {
+	local before=$1 new left; shift
+	# No new namespace at all, the usual case, needs no look at the processes.
+	new=$(comm -13 <(printf '%s\n' "$before") <(st_netns_now))
+	[ -z "$new" ] && return 0
+	left=$(st_ours_procs "$@" | awk -v new="$new" '
+		BEGIN { n = split(new, v, "\n"); for (i = 1; i <= n; i++) isnew[v[i]] = 1 }
+		$1 in isnew')
+	[ -z "$left" ] && return 0
+	echo "new network namespaces with a process of this suite's runs in them (netns pid sid args):"
+	printf '%s\n' "$left" | sed 's/^/  /'
+	return 1
+}

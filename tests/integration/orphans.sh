@@ -4,10 +4,24 @@
 # inode: held by a bind mount only, by an fd only, lived in by a process, and
 # bind-mounted under a path with a space. Namespaces the suite did not make
 # are only compared, never touched.
+#
+# As root the suite re-runs itself in a mount namespace of its own (as
+# orphans_cleanup.sh does): its bind mounts stay there, so a mount namespace
+# that another job creates meanwhile does not copy them (which would add
+# holders and keep the scenario's namespaces alive after it is removed), and
+# they vanish with the suite even on SIGKILL. Only the mount namespace is
+# private: the network namespace, the processes and every other mount
+# namespace are the host's, and the scan reads all of them, so "the host" in
+# the tests below is still the machine's. Slave, not private: the host's
+# mounts and unmounts still reach the copy (e.g. another job's ip netns del),
+# so that the copy never keeps a namespace of someone else's alive.
+if [ "$(id -u)" = 0 ] && [ -z "${ST_ORPHANS_PRIVATE:-}" ]; then
+	ST_ORPHANS_PRIVATE=1 exec unshare --mount --propagation slave bash "$0" "$@"
+fi
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/../lib.sh" "$1"
 
-plan 24
+plan 25
 
 W=$(mktemp -d "$ST_TMP/orphans.XXXXXX")
 chmod 755 "$W"
@@ -58,6 +72,14 @@ def text(h):
 found = [n for n in doc["netns"] if n["inode"] == ino]
 if state == "absent":
     sys.exit("namespace %d is listed: %s" % (ino, found) if found else 0)
+if state == "gone":
+    # Absent, or the inode is another namespace's now: the kernel gives a
+    # freed inode number to the next namespace made on the machine. Ours
+    # would still have a holder of ours ("mount:PATH", "pid:N": a copy of
+    # a mount keeps its path); another job's has none.
+    held = ["%s held by %s" % (n["inode"], text(h)) for n in found for h in n["holders"]
+            if text(h) in want or (h["kind"] != "mount" and "pid:%d" % h["pid"] in want)]
+    sys.exit("namespace still listed: " + ", ".join(held) if held else 0)
 if len(found) != 1:
     sys.exit("namespace %d listed %d times" % (ino, len(found)))
 n = found[0]
@@ -163,6 +185,23 @@ t_no_false_orphan() {
 	"$ST_PY" "$CHECK" "$W/after.json" "$host_ino" active
 }
 
+# The premise of the private mount namespace: the mount namespace the suite
+# was started from (its parent's: the host's, where other jobs make theirs)
+# holds none of the scenario's mounts, while the suite's own does.
+t_mounts_private() {
+	local host_mnt
+	host_mnt=$(stat -L -c %i "/proc/$PPID/ns/mnt") || return 1
+	[ "$host_mnt" != "$(stat -L -c %i /proc/self/ns/mnt)" ] || { echo "the suite runs in the host's mount namespace"; return 1; }
+	if ! grep -q "/run/netns/$NAME_A " /proc/self/mountinfo || ! grep -qF "$W/a\\040b/ns " /proc/self/mountinfo; then
+		echo "the scenario's mounts are not in the suite's mount namespace"
+		return 1
+	fi
+	if grep -e "/run/netns/$NAME_A " -e "$W/" "/proc/$PPID/mountinfo"; then
+		echo "the scenario's mounts (above) reached the host's mount namespace"
+		return 1
+	fi
+}
+
 t_interfaces() {
 	expect_eq "$(field "$W/after.json" '[n["interfaces"] for n in doc["netns"] if n["inode"] == '"$INO_A"'][0]')" "['lo']"
 }
@@ -195,10 +234,17 @@ t_prom() {
 	! grep -vE '^(# (HELP|TYPE) .*|[a-z_]+(\{([a-z_]+="([^"\\]|\\.)*",?)*\})? [0-9]+)$' "$W/prom"
 }
 
+# None of the scenario is listed: its inodes are gone, or another job's
+# namespace has one of them now (its holders none of ours, and none of our
+# processes alive to live in it).
 t_after_cleanup() {
-	local ino
+	local ino p ours=("mount:/run/netns/$NAME_A" "mount:$W/a b/ns")
+	for p in "${STARTED[@]+"${STARTED[@]}"}"; do
+		kill -0 "$p" 2>/dev/null && { echo "pid $p still runs"; return 1; }
+		ours+=("pid:$p")
+	done
 	for ino in "$INO_A" "$INO_B" "$INO_C" "$INO_D" "$INO_E"; do
-		"$ST_PY" "$CHECK" "$W/cleaned.json" "$ino" absent || return 1
+		"$ST_PY" "$CHECK" "$W/cleaned.json" "$ino" gone "${ours[@]}" || return 1
 	done
 	expect_eq "$SCAN_RC" "$(field "$W/cleaned.json" '1 if doc["summary"]["orphans"] else 0')"
 }
@@ -295,6 +341,7 @@ if is_root; then
 	ok "socket only: orphan, socket holder (SIOCGSKNS)" eval '"$ST_PY" "$CHECK" "$W/after.json" "$INO_E" orphan "socket:$HOLDER_E/9(sleep)"'
 	ok "a leftover bridge of a gone sandboxtime: in JSON and the table" eval 'expect_eq "$(field "$W/after.json" "[l for l in doc[\"leftovers\"] if l[\"name\"] == \"$LEFT\"]")" "[{'"'"'name'"'"': '"'"'$LEFT'"'"', '"'"'kind'"'"': '"'"'bridge'"'"', '"'"'pid'"'"': $DEAD}]" && grep -q "^leftover bridge $LEFT: pid $DEAD" "$W/table"'
 	ok "summary agrees with netns[]" t_summary
+	ok "the scenario's mounts are the suite's own: none in the host's mount namespace" t_mounts_private
 	ok "no false orphan among namespaces the suite did not make" t_no_false_orphan
 	ok "interfaces of an orphan, from inside it" t_interfaces
 	ok "table: orphans first, active ones only with --all" t_table
@@ -313,7 +360,7 @@ if is_root; then
 	scan "$W/cleaned.json"
 	ok "after the scenario is removed, none of it is reported; exit status matches" t_after_cleanup
 else
-	for i in $(seq 18); do skip "orphans scenario $i" "needs root to build namespaces and mounts"; done
+	for i in $(seq 19); do skip "orphans scenario $i" "needs root to build namespaces and mounts"; done
 fi
 ok "--format=xml: one line, 125" t_bad_format
 ok "unknown option, an option of another command, an argument: 125" t_bad_option

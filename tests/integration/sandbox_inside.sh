@@ -70,16 +70,24 @@ t_net_none_explicit() {
 	expect_rc 0 && expect_stdout lo && expect_clean
 }
 
-# --net=host: no network namespace, the host's interfaces are all there.
+# --net=host: no network namespace: the workload is in the caller's network
+# namespace (the same inode), and sees every interface the host had both
+# before and after the run (another job's links may come and go meanwhile).
 t_net_host() {
-	local host_ifs
-	host_ifs=$(tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' ' | sort)
-	st_run "$1" --repeat=0 -q --net=host -- sh -c 'tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d " "' || return 1
+	local before after stable inside
+	before=$(tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' ' | sort)
+	st_run "$1" --repeat=0 -q --net=host -- sh -c 'readlink /proc/self/ns/net; tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d " "' || return 1
+	after=$(tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' ' | sort)
 	expect_rc 0 && expect_clean || return 1
-	local inside
-	inside=$(sort "$ST_OUT")
-	expect_eq "$(printf '%s\n' "$inside" | wc -l)" "$(printf '%s\n' "$host_ifs" | wc -l)" || return 1
-	expect_eq "$inside" "$host_ifs"
+	expect_eq "$(head -n1 "$ST_OUT")" "$(readlink /proc/self/ns/net)" || { st_show; return 1; }
+	inside=$(tail -n +2 "$ST_OUT" | sort)
+	stable=$(comm -12 <(printf '%s\n' "$before") <(printf '%s\n' "$after"))
+	[ -n "$stable" ] || { echo "no interface outside"; return 1; }
+	if [ -n "$(comm -23 <(printf '%s\n' "$stable") <(printf '%s\n' "$inside"))" ]; then
+		echo "interfaces of the host missing inside: $(comm -23 <(printf '%s\n' "$stable") <(printf '%s\n' "$inside") | tr '\n' ' ')"
+		st_show
+		return 1
+	fi
 }
 
 # uid 0 inside; a file written inside belongs to the caller outside (65534
@@ -136,7 +144,7 @@ each_mode "pid+mount: with --no-init /proc lists only the workload" t_proc_only_
 each_mode "net: /proc/net/dev lists only lo" t_net_only_lo
 each_mode "net: lo is UP and LOWER_UP, and the only link" t_net_lo_up
 each_mode "--net=none --ns=net: only lo" t_net_none_explicit
-each_mode "--net=host: the host's interfaces, as many as outside" t_net_host
+each_mode "--net=host: the host's network namespace and all its interfaces" t_net_host
 each_mode "uid 0 inside, a file made inside belongs to the caller outside" t_uid_mapping
 each_mode "uid_map: one uid rootless, identity as root" t_uid_map_file
 each_mode "--ns=none: host's hostname and the caller's uid" t_ns_none
