@@ -860,7 +860,7 @@ if exists("parts.commands"):
     w("|---|---|---|---|")
     w(f"| availability probe (fork, unshare {{uts,ipc,pid,mount,net}} one by one, exit, reap) | "
       f"{fmt(probe_net['median'])} | {fmt(probe_net['p95'])} | `clone_loop --probe -n 300 uts,ipc,pid,mount,net`: "
-      f"the same work as sandboxtime's st_layer_probe(), which runs before every launch, --repeat=0 included |")
+      f"the same work as sandboxtime's st_layer_probe(), which runs before measuring (--repeat above 0); a single launch (--repeat=0) runs it only when its clone fails |")
     w(f"| same probe without namespaces (fork, exit, reap) | {fmt(probe_none['median'])} | {fmt(probe_none['p95'])} | "
       f"`clone_loop --probe -n 300 none` |")
     for k, v in steps.items():
