@@ -45,6 +45,8 @@ import sys
 import threading
 import time
 
+from proctab import session_procs
+
 SIGS = [signal.SIGINT, signal.SIGTERM, signal.SIGHUP]
 TRAP_BASE = 40
 PHASES = ["setup", "measure", "workload", "teardown"]
@@ -57,24 +59,6 @@ def workload(d):
                      for s in SIGS)
     return ("%s readlink /proc/self/ns/net > %s/netns; : > %s/ready; sleep %s & wait $!; : > %s/done; sleep %s & wait $!; exit 0"
             % (traps, d, d, WORK_S, d, TAIL_S))
-
-
-def session_procs(sid):
-    """'pid stat comm' of every process whose session is sid, from /proc."""
-    out = []
-    for p in os.listdir("/proc"):
-        if not p.isdigit():
-            continue
-        try:
-            with open("/proc/%s/stat" % p) as f:
-                st = f.read()
-        except OSError:
-            continue
-        comm_end = st.rindex(")")
-        fields = st[comm_end + 2:].split()
-        if int(fields[3]) == sid:
-            out.append("%s %s %s" % (p, fields[0], st[st.index("(") + 1:comm_end]))
-    return out
 
 
 def nsfs_mounts():

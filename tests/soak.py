@@ -46,6 +46,8 @@ import select
 import statistics
 import subprocess
 import sys
+
+from proctab import proc_stat, procs, session_procs
 import tempfile
 import time
 
@@ -161,27 +163,6 @@ def wait_count(want, bound_s=30.0):
         if time.monotonic() - t0 > bound_s:
             return time.monotonic() - t0, False
         time.sleep(0.02)
-
-
-def proc_stat(pid):
-    with open("/proc/%s/stat" % pid) as f:
-        st = f.read()
-    end = st.rindex(")")
-    return st[st.index("(") + 1:end], st[end + 2:].split()
-
-
-def session_procs(sid):
-    out = []
-    for p in os.listdir("/proc"):
-        if not p.isdigit():
-            continue
-        try:
-            comm, fields = proc_stat(p)
-        except OSError:
-            continue
-        if int(fields[3]) == sid:
-            out.append("%s %s %s" % (p, fields[0], comm))
-    return out
 
 
 def fd_kinds(pid):
@@ -317,16 +298,7 @@ def summary(name, runs):
 
 def zombies_and_strays(runs):
     sids = {r.p.pid for r in runs}
-    left = []
-    for p in os.listdir("/proc"):
-        if not p.isdigit():
-            continue
-        try:
-            comm, fields = proc_stat(p)
-        except OSError:
-            continue
-        if int(fields[3]) in sids:
-            left.append("%s %s %s" % (p, fields[0], comm))
+    left = session_procs(*sids)
     print("zombies %d" % sum(1 for s in left if s.split()[1] == "Z"))
     if left:
         fail("processes of the runs' sessions left (pid state comm): " + "; ".join(left))
@@ -336,16 +308,8 @@ def zombies_and_strays(runs):
     except ChildProcessError:
         pass
     me = os.readlink("/proc/self/ns/user")
-    stray = []
-    for p in os.listdir("/proc"):
-        if not p.isdigit() or int(p) == os.getpid():
-            continue
-        try:
-            if os.readlink("/proc/%s/ns/user" % p) == me:
-                comm, fields = proc_stat(p)
-                stray.append("%s %s %s" % (p, fields[0], comm))
-        except OSError:
-            continue
+    stray = procs(lambda pid, fields: int(pid) != os.getpid()
+                  and os.readlink("/proc/%s/ns/user" % pid) == me)
     if stray:
         fail("processes left in the soak's user namespace (pid state comm): " + "; ".join(stray))
 

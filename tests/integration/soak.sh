@@ -9,8 +9,10 @@
 source "$(dirname "$0")/../lib.sh" "$1"
 
 RUNS=${SOAK_RUNS:-200}
-# nobody must be able to read the script (CI's clone may be closed to it).
-cp "$(dirname "$0")/../soak.py" "$ST_TMP/soak.py" && chmod 644 "$ST_TMP/soak.py"
+# nobody must be able to read the script and its module (CI's clone may be closed to it).
+for f in soak.py proctab.py; do
+	cp "$(dirname "$0")/../$f" "$ST_TMP/$f" && chmod 644 "$ST_TMP/$f"
+done
 
 plan 2
 
