@@ -69,7 +69,9 @@ else
 Q := @
 endif
 
-LIB_SRCS := $(filter-out src/main.c,$(wildcard src/*.c))
+# Sources sit in one folder per concern (src/cmd, src/net, ...; README's
+# Layout names them); every .c under src/ but main.c is part of the library.
+LIB_SRCS := $(filter-out src/main.c,$(sort $(wildcard src/*.c src/*/*.c)))
 LIB_OBJS := $(LIB_SRCS:src/%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/seccomp_default.o
 LIB := $(BUILD)/libsandboxtime.a
 BIN := $(BUILD)/sandboxtime

@@ -261,7 +261,7 @@ def strace_counts(argv, out):
 
 
 def getlink_rtt(n=300, warm=30):
-    """One RTM_GETLINK by name (IFLA_IFNAME "lo", NLM_F_ACK, as src/nl.c link_index()
+    """One RTM_GETLINK by name (IFLA_IFNAME "lo", NLM_F_ACK, as src/net/nl.c link_index()
     sends it), timed in this process around send and the receives up to the ACK.
     Python adds its own overhead: an upper bound of what the lookup costs."""
     import socket

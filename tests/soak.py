@@ -16,7 +16,7 @@ touched, and the count of network namespaces is exact:
   Every network namespace created in U or below it is charged, at U's level,
   to the uid that made it (the kernel's ucounts climb to every ancestor user
   namespace), and U's own /proc/sys/user/max_net_namespaces is ours to set
-  (as sandboxtime's deferred probe does, src/deferred.c). With the limit at
+  (as sandboxtime's deferred probe does, src/measure/deferred.c). With the limit at
   C, unshare(CLONE_NEWNET) fails with ENOSPC exactly when C or more are
   alive, including those the kernel has not finished freeing: so "ENOSPC at
   C and success at C+1" means exactly C. The start count is taken by making
