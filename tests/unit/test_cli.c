@@ -3,7 +3,10 @@
  * st_cli_parse(): defaults of DESIGN.md, both spellings of long options,
  * subcommands, and a usage error that names the option for every bad input.
  */
+#include <getopt.h>
 #include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -665,6 +668,143 @@ static void test_reparse_after_error_in_cluster(void **state)
 	assert_int_equal(o.out.format, ST_FORMAT_TABLE);
 }
 
+/* Every row of the option table is complete: a name, help text, a parser, a command. */
+static void test_table_rows(void **state)
+{
+	for (size_t i = 0; i < st_cli_noptions; i++) {
+		const struct st_cli_option *r = &st_cli_options[i];
+
+		assert_non_null(r->name);
+		assert_true(r->name[0] != '\0' && r->name[0] != '-');
+		assert_non_null(r->help);
+		assert_true(r->help[0] != '\0');
+		assert_non_null(r->parse);
+		assert_true((r->commands & ST_CMDS_ALL) != 0);
+		assert_int_equal(r->commands & ~ST_CMDS_ALL, 0);
+		/* --help shows a placeholder exactly when the option takes a value. */
+		assert_int_equal(r->arg_name != NULL, r->has_arg != no_argument);
+		assert_int_equal(r->alt_arg != NULL, r->alt_help != NULL);
+		for (size_t j = 0; j < i; j++) {
+			assert_string_not_equal(st_cli_options[j].name, r->name);
+			if (r->short_name)
+				assert_int_not_equal(st_cli_options[j].short_name, r->short_name);
+		}
+	}
+}
+
+/* --help is the table: each row's head and first help line, in the table's order. */
+static void test_usage_from_table(void **state)
+{
+	char *text = NULL, *at;
+	size_t len = 0, entries = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	assert_non_null(f);
+	st_cli_usage(f);
+	assert_int_equal(fclose(f), 0);
+	at = text;
+	for (size_t i = 0; i < st_cli_noptions; i++) {
+		const struct st_cli_option *r = &st_cli_options[i];
+		char head[96], first[96];
+
+		snprintf(head, sizeof(head), "%s--%s", r->short_name ? ", " : "     ", r->name);
+		snprintf(first, sizeof(first), "%.*s", (int)strcspn(r->help, "\n"), r->help);
+		at = strstr(at, head);
+		if (!at || !strstr(at, first)) {
+			print_error("# --help lacks '%s' (or its text '%s') in table order\n", head, first);
+			fail();
+		}
+		entries += r->alt_arg ? 2 : 1;
+	}
+	/* And nothing else: one option line per entry. */
+	for (at = text; (at = strstr(at, "\n ")); at++)
+		if (strncmp(at + 1, "     --", 7) == 0 || (at[2] == '-' && at[4] == ','))
+			entries--;
+	assert_int_equal(entries, 0);
+	free(text);
+}
+
+/* An argv that gives row @r to command @c: "layers --repeat=x", "bench syscall --all". */
+static int parse_one(const struct st_cli_option *r, enum st_command c, char *opt,
+		     struct st_opts *o, struct st_error *err)
+{
+	static char *const words[] = { [ST_CMD_LAYERS] = "layers", [ST_CMD_CLEANUP] = "cleanup",
+				       [ST_CMD_ORPHANS] = "orphans", [ST_CMD_NETBENCH] = "netbench",
+				       [ST_CMD_BENCH] = "bench" };
+	char *argv[6] = { "sandboxtime" };
+	int argc = 1;
+
+	if (c != ST_CMD_RUN)
+		argv[argc++] = words[c];
+	if (c == ST_CMD_BENCH)
+		argv[argc++] = "syscall";
+	argv[argc++] = opt;
+	if (c == ST_CMD_RUN) {
+		argv[argc++] = "--";
+		argv[argc++] = "true";
+	}
+	argv[argc] = NULL;
+	memset(err, 0, sizeof(*err));
+	return st_cli_parse(argc, argv, o, err);
+}
+
+/*
+ * An option given to a command whose row does not name it is a usage error
+ * (exit status 125) that names the option and says where it applies.
+ */
+static void test_refused_by_other_commands(void **state)
+{
+	size_t refused = 0;
+
+	for (size_t i = 0; i < st_cli_noptions; i++) {
+		const struct st_cli_option *r = &st_cli_options[i];
+		char opt[64], name[64];
+
+		snprintf(name, sizeof(name), "--%s", r->name);
+		snprintf(opt, sizeof(opt), "%s%s", name, r->has_arg == required_argument ? "=1" : "");
+		for (enum st_command c = ST_CMD_RUN; c <= ST_CMD_BENCH; c++) {
+			struct st_opts o;
+			struct st_error err;
+			int ret;
+
+			if (r->commands & ST_CMD_BIT(c))
+				continue;
+			ret = parse_one(r, c, opt, &o, &err);
+			if (ret != -EINVAL || !err.usage || !strstr(err.msg, name) ||
+			    (!strstr(err.msg, " applies to ") && !strstr(err.msg, " does not apply "))) {
+				print_error("# %s to %s: ret %d, usage %d, msg '%s'\n", opt,
+					    st_cli_command_name(c), ret, err.usage, err.msg);
+				fail();
+			}
+			refused++;
+		}
+	}
+	assert_true(refused > 0);
+	assert_int_equal(ST_EXIT_FAILURE, 125);
+}
+
+/* The refusals' wording, as before the table (DESIGN.md's users script against it). */
+static void test_refusal_messages(void **state)
+{
+	struct st_opts o;
+	struct st_error err = { 0 };
+
+	assert_usage(PARSE(&o, &err, "--all", "--", "true"), &err, "--all");
+	assert_string_equal(err.msg, "--all applies to orphans only");
+	assert_usage(PARSE(&o, &err, "layers", "--hostname=x"), &err, "--hostname");
+	assert_string_equal(err.msg, "layers runs no command: --hostname applies to a run only");
+	assert_usage(PARSE(&o, &err, "layers", "--no-init"), &err, "--no-init");
+	assert_string_equal(err.msg, "layers runs no command: --no-init applies to a run only");
+	assert_usage(PARSE(&o, &err, "netbench", "--ns=user"), &err, "--ns");
+	assert_true(strncmp(err.msg, "netbench makes its own paths: --ns applies to ", 46) == 0);
+	assert_usage(PARSE(&o, &err, "bench", "syscall", "--seccomp=none"), &err, "--seccomp");
+	assert_true(strncmp(err.msg, "bench syscall builds its own sandboxes: ", 40) == 0);
+	assert_usage(PARSE(&o, &err, "orphans", "--repeat=3"), &err, "--repeat=3");
+	assert_string_equal(err.msg, "orphans: option '--repeat=3' does not apply (orphans takes --format, -J, -o, -q, --dry-run, --all, --watch, --interval, --textfile, --cleanup, --min-age, --cleanup-path)");
+	/* The value after a separate word is not the option's name. */
+	assert_usage(PARSE(&o, &err, "orphans", "--ns", "net"), &err, "'--ns'");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -697,6 +837,10 @@ int main(void)
 		cmocka_unit_test(test_repeated_parsing),
 		cmocka_unit_test(test_reparse_after_early_return_in_cluster),
 		cmocka_unit_test(test_reparse_after_error_in_cluster),
+		cmocka_unit_test(test_table_rows),
+		cmocka_unit_test(test_usage_from_table),
+		cmocka_unit_test(test_refused_by_other_commands),
+		cmocka_unit_test(test_refusal_messages),
 	};
 
 	return cmocka_run_group_tests_name("cli", tests, NULL, NULL);
