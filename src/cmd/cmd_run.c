@@ -112,6 +112,70 @@ static int apply_config(const struct st_run_opts *o, struct st_oci *oci, struct 
 	return 0;
 }
 
+/* The sandbox to build: the options, the config file's process, the decided layers and wiring. */
+static void sandbox_config(const struct st_run_opts *o, const struct st_oci *oci,
+			   const struct st_session *s, const struct st_net_plan *net,
+			   struct st_sandbox_config *cfg)
+{
+	cfg->rootless = s->report.host.rootless;
+	cfg->hostname = o->hostname ? o->hostname : ST_DEFAULT_HOSTNAME;
+	cfg->no_init = o->no_init;
+	cfg->kill_after_ms = o->kill_after_s * 1000u;
+	cfg->exec.argv = o->argv;
+	cfg->exec.envp = oci->env;
+	cfg->exec.cwd = oci->cwd;
+	cfg->mask = s->report.mask;
+	cfg->net = net;
+	cfg->mounts = &oci->mounts;
+}
+
+/* What the run did goes into the report, and what it may have left behind to stderr too. */
+static void record_run(struct st_session *s, const struct st_run_opts *o, const struct st_steps *steps,
+		       const struct st_workload *w, const struct st_net_plan *net,
+		       const struct st_hardening *harden)
+{
+	s->report.steps = steps;
+	s->report.workload = w;
+	s->report.net = net;
+	s->report.harden = harden;
+	if (w->killed_after_grace)
+		st_report_add_error(&s->report, "the sandbox outlived --kill-after=%u s after a terminating signal and was killed",
+				    o->kill_after_s);
+	if (w->teardown_error[0]) {
+		/* Something we made may have outlived us: say so even with -q. */
+		fprintf(stderr, "sandboxtime: warning: %s\n", w->teardown_error);
+		st_report_add_error(&s->report, "%s", w->teardown_error);
+	}
+}
+
+/*
+ * Builds and runs the one real sandbox. Not probed yet (--repeat=0): when the
+ * clone fails, find which layer failed, and why, and try again without the
+ * ones that came from "all" and are unavailable; the first @keep_steps steps
+ * (seccomp_compile) stay, the failed attempt's go.
+ */
+static int run_sandbox(struct st_session *s, struct st_sandbox_config *cfg, int probed,
+		       size_t keep_steps, struct st_steps *steps, struct st_workload *w,
+		       struct st_error *err)
+{
+	struct st_error clone_err;
+	int ret = st_sandbox_run(cfg, steps, w, err);
+
+	if (ret == 0 || !w->clone_errno || probed)
+		return ret;
+	clone_err = *err;
+	ret = st_session_probe_layers(s, err);
+	if (ret < 0)
+		return ret;
+	if (s->report.mask == cfg->mask) {
+		*err = clone_err;
+		return -clone_err.errnum;
+	}
+	cfg->mask = s->report.mask;
+	steps->n = keep_steps;
+	return st_sandbox_run(cfg, steps, w, err);
+}
+
 int st_cmd_run(const struct st_run_opts *cli, const struct st_output *output, int *exit_code,
 	       struct st_error *err)
 {
@@ -177,49 +241,14 @@ int st_cmd_run(const struct st_run_opts *cli, const struct st_output *output, in
 		return ret;
 	}
 
-	cfg.rootless = s.report.host.rootless;
-	cfg.hostname = o->hostname ? o->hostname : ST_DEFAULT_HOSTNAME;
-	cfg.no_init = o->no_init;
-	cfg.kill_after_ms = o->kill_after_s * 1000u;
-	cfg.exec.argv = o->argv;
-	cfg.exec.envp = oci.env;
-	cfg.exec.cwd = oci.cwd;
-	cfg.mask = s.report.mask;
-	cfg.net = &net;
-	cfg.mounts = &oci.mounts;
-	ret = st_sandbox_run(&cfg, &steps, &w, err);
-	/* Not probed yet (--repeat=0): find which layer failed, and why. */
-	if (ret < 0 && w.clone_errno && o->measure.repeat == 0) {
-		struct st_error clone_err = *err;
-
-		ret = st_session_probe_layers(&s, err);
-		if (ret < 0)
-			return ret;
-		if (s.report.mask == cfg.mask) {
-			*err = clone_err;
-			return -clone_err.errnum;
-		}
-		cfg.mask = s.report.mask;
-		steps.n = sc.prog ? 1 : 0; /* keep seccomp_compile, drop the failed attempt's */
-		ret = st_sandbox_run(&cfg, &steps, &w, err);
-	}
+	sandbox_config(o, &oci, &s, &net, &cfg);
+	ret = run_sandbox(&s, &cfg, o->measure.repeat > 0, sc.prog ? 1 : 0, &steps, &w, err);
 	if (ret < 0) {
 		if (w.exec_errno)
 			*exit_code = w.exit_code;
 		return ret;
 	}
-	s.report.steps = &steps;
-	s.report.workload = &w;
-	s.report.net = &net;
-	s.report.harden = &cfg.exec.harden;
-	if (w.killed_after_grace)
-		st_report_add_error(&s.report, "the sandbox outlived --kill-after=%u s after a terminating signal and was killed",
-				    o->kill_after_s);
-	if (w.teardown_error[0]) {
-		/* Something we made may have outlived us: say so even with -q. */
-		fprintf(stderr, "sandboxtime: warning: %s\n", w.teardown_error);
-		st_report_add_error(&s.report, "%s", w.teardown_error);
-	}
+	record_run(&s, o, &steps, &w, &net, &cfg.exec.harden);
 	ret = st_session_report(&s, err);
 	/* The workload's status wins: a lost report must not hide its failure. */
 	*exit_code = ret < 0 && w.exit_code == 0 ? ST_EXIT_FAILURE : w.exit_code;
