@@ -31,7 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!err.msg[0])
 			abort(); /* every failure says why */
 		fuzz_check_error(&err);
-	} else if (opts.command == ST_CMD_RUN && !opts.config && (!opts.argv || !opts.argv[0])) {
+	} else if (opts.command == ST_CMD_RUN && !opts.run.config && (!opts.run.argv || !opts.run.argv[0])) {
 		abort(); /* a run always has a CMD, or --config's process.args */
 	}
 	free(text);

@@ -8,7 +8,7 @@
 #include <arpa/inet.h>
 
 #include "sandboxtime/ip6.h"
-#include "sandboxtime/ns_net.h"
+#include "sandboxtime/cli_parse.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

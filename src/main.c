@@ -53,23 +53,23 @@ int main(int argc, char **argv)
 		printf("sandboxtime %s\n", ST_VERSION);
 		return close_stdout(ST_EXIT_OK);
 	case ST_CMD_LAYERS:
-		ret = st_cmd_layers(&opts, &code, &err);
+		ret = st_cmd_layers(&opts.run, &opts.out, &code, &err);
 		break;
 	case ST_CMD_NETBENCH:
-		ret = st_cmd_netbench(&opts, &code, &err);
+		ret = st_cmd_netbench(&opts.netbench, &opts.out, &code, &err);
 		break;
 	case ST_CMD_BENCH:
-		ret = st_cmd_bench(&opts, &code, &err);
+		ret = st_cmd_bench(&opts.bench, &opts.out, &code, &err);
 		break;
 	case ST_CMD_CLEANUP:
-		ret = st_cmd_cleanup(&opts, &code, &err);
+		ret = st_cmd_cleanup(&opts.cleanup, &opts.out, &code, &err);
 		break;
 	case ST_CMD_ORPHANS:
-		ret = st_cmd_orphans(&opts, &code, &err);
+		ret = st_cmd_orphans(&opts.orphans, &opts.out, &code, &err);
 		break;
 	case ST_CMD_RUN:
 	default:
-		ret = st_cmd_run(&opts, &code, &err);
+		ret = st_cmd_run(&opts.run, &opts.out, &code, &err);
 		break;
 	}
 	if (ret < 0)

@@ -2,11 +2,18 @@
 #ifndef SANDBOXTIME_CLI_H
 #define SANDBOXTIME_CLI_H
 
+/*
+ * The command line: one table of options (src/cmd/cli_options.c), each row
+ * naming the commands that take it, and one options struct per command. Only
+ * src/cmd and src/main.c include this header.
+ */
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "sandboxtime/error.h"
 #include "sandboxtime/ns_net.h"
+#include "sandboxtime/output.h"
 
 enum st_command {
 	ST_CMD_RUN,    /* sandboxtime [OPTIONS] -- CMD [ARG...] */
@@ -19,12 +26,11 @@ enum st_command {
 	ST_CMD_VERSION,
 };
 
-enum st_format {
-	ST_FORMAT_TABLE,
-	ST_FORMAT_JSON,
-	ST_FORMAT_CSV,
-	ST_FORMAT_PROMETHEUS, /* orphans and netbench only */
-};
+#define ST_CMD_BIT(c) (1u << (c))
+/* The commands that take options (help and version are answers, not commands). */
+#define ST_CMDS_ALL                                                                         \
+	(ST_CMD_BIT(ST_CMD_RUN) | ST_CMD_BIT(ST_CMD_LAYERS) | ST_CMD_BIT(ST_CMD_CLEANUP) |   \
+	 ST_CMD_BIT(ST_CMD_ORPHANS) | ST_CMD_BIT(ST_CMD_NETBENCH) | ST_CMD_BIT(ST_CMD_BENCH))
 
 enum {
 	ST_GIVEN_NS = 1 << 0,
@@ -34,64 +40,111 @@ enum {
 	ST_GIVEN_SECCOMP = 1 << 4,
 };
 
-struct st_opts {
-	enum st_command command;
+/* Which layers, how often: what a run, `layers` and `bench` measure. */
+struct st_measure_opts {
 	unsigned int ns_mask;     /* asked layers, before availability */
 	unsigned int ns_explicit; /* named one by one: missing ones are errors */
-	enum st_net_mode net;
-	const char *join;   /* --net=join:TARGET: TARGET */
-	const char *addr;   /* --addr: the sandbox's IPv4 address/prefix */
-	const char *bridge; /* --bridge: join this existing bridge */
-	unsigned int mtu;   /* --mtu: veth and bridge MTU, 0 for the default */
-	unsigned int net_steps_repeat; /* --net-steps-repeat: wire a lab N times, timed */
-	int ipv6;           /* --ipv6 or --addr6: eth0 gets an IPv6 address and route too */
-	int addr6_given;    /* --addr6: addr6 holds it (else a free default block) */
-	struct st_ip6 addr6;
-	int net_batch;      /* --net-batch: the inside configuration in one sendmsg */
 	unsigned int repeat;
 	unsigned int warmup;
 	unsigned int deferred_repeat;
 	unsigned int cold_ms;
 	int alone;
-	int cpu; /* -1: not pinned */
-	enum st_format format;
-	const char *output; /* NULL: standard error */
-	int quiet;
-	int verbose;
+};
+
+/* A run (`sandboxtime -- CMD`) and `layers`: measuring, plus the sandbox a run builds. */
+struct st_run_opts {
+	struct st_measure_opts measure;
+	struct st_net_opts net;
+	unsigned int net_steps_repeat; /* --net-steps-repeat: wire a lab N times, timed */
 	const char *hostname; /* NULL: the default, "sandbox" */
 	int no_init;
 	unsigned int kill_after_s; /* --kill-after: grace after a terminating signal, 0: none */
-	int dry_run; /* cleanup, orphans --cleanup: list, delete nothing */
-	int all;     /* orphans: the table shows active namespaces too */
-	int watch;   /* orphans --watch: scan until SIGINT, SIGTERM or SIGHUP */
-	double interval_s;    /* orphans --interval, 0: not given (60 with --watch) */
-	const char *textfile; /* orphans --textfile: Prometheus text, replaced atomically */
-	int cleanup;          /* orphans --cleanup: remove orphans only bind mounts hold */
-	unsigned int min_age_s; /* orphans --cleanup --min-age (default 60) */
-	int min_age_given;
-#define ST_MAX_CLEANUP_PATHS 8
-	const char *cleanup_paths[ST_MAX_CLEANUP_PATHS]; /* --cleanup-path, repeatable */
-	size_t ncleanup_paths;
-	const char *bench; /* bench NAME */
 	const char *cap_add;  /* --cap-add LIST */
 	const char *cap_drop; /* --cap-drop LIST|ALL */
 	int no_new_privs;     /* --no-new-privileges[=true|false], default on */
 	const char *seccomp;  /* --seccomp=default|none|FILE */
-	int hardening_given;  /* one of the four above was given (a run's options) */
 	const char *config;   /* --config: an OCI runtime-spec config.json */
 	unsigned int given;   /* ST_GIVEN_*: options on the command line win over --config */
 	char **argv; /* CMD and its arguments (run only) */
-	/* netbench (0 or -1: not given; defaults are filled in after parsing) */
-	unsigned int nb_paths; /* mask of enum st_nb_path */
+};
+
+#define ST_MAX_CLEANUP_PATHS 8
+
+struct st_orphans_opts {
+	int all;     /* the table shows active namespaces too */
+	int watch;   /* --watch: scan until SIGINT, SIGTERM or SIGHUP */
+	double interval_s;    /* --interval, 0: not given (60 with --watch) */
+	const char *textfile; /* --textfile: Prometheus text, replaced atomically */
+	int cleanup;          /* --cleanup: remove orphans only bind mounts hold */
+	int dry_run;          /* --cleanup --dry-run: list, delete nothing */
+	unsigned int min_age_s; /* --cleanup --min-age (default 60) */
+	int min_age_given;
+	const char *cleanup_paths[ST_MAX_CLEANUP_PATHS]; /* --cleanup-path, repeatable */
+	size_t ncleanup_paths;
+};
+
+/* netbench (0 or -1: not given; the defaults are filled in after parsing). */
+struct st_netbench_opts {
+	unsigned int paths; /* mask of enum st_nb_path */
 	double duration_s;
 	uint64_t size;
 	int rr; /* -1 not given, 0 --no-rr, 1 --rr */
+	unsigned int repeat;
 	int repeat_given;
+	unsigned int mtu;
 	unsigned int streams; /* --streams: parallel TCP connections (0: not given, 1) */
 	int busy_poll;        /* --busy-poll: rr ends spin instead of sleeping */
 	int udp;              /* --udp: also a UDP stream */
 	int cpu_pin;          /* --cpu-pin: server and client on two different CPUs */
 };
+
+struct st_bench_opts {
+	const char *name; /* bench NAME */
+	struct st_measure_opts measure; /* --ns and --repeat only */
+};
+
+struct st_cleanup_opts {
+	int dry_run; /* list, delete nothing */
+};
+
+/* A parsed command line: the command, the options all share, and its own. */
+struct st_opts {
+	enum st_command command;
+	struct st_output out;
+	struct st_run_opts run; /* run and layers */
+	struct st_orphans_opts orphans;
+	struct st_netbench_opts netbench;
+	struct st_bench_opts bench;
+	struct st_cleanup_opts cleanup;
+};
+
+/* One option: a row of the table that getopt, --help and the checks read. */
+enum {
+	ST_OPT_HELP_BREAK = 1 << 0, /* --help: the text starts on the line after the option */
+	ST_OPT_ANSWER = 1 << 1,     /* --help, --version: taken by every command, listed by none */
+};
+
+struct st_cli_option {
+	const char *name;      /* long name, without "--" */
+	int short_name;        /* the short letter, 0 for none */
+	int has_arg;           /* no_argument, required_argument or optional_argument */
+	unsigned int commands; /* ST_CMD_BIT()s of the commands that take it */
+	const char *arg_name;  /* --help's placeholder: LIST in --ns=LIST */
+	const char *help;      /* --help's text; '\n' starts a continuation line */
+	int (*parse)(struct st_opts *o, const char *arg, struct st_error *err);
+	unsigned int flags;    /* ST_OPT_* */
+	const char *alt_arg;   /* a second form in --help (--net=join:PATH|PID), or NULL */
+	const char *alt_help;
+};
+
+extern const struct st_cli_option st_cli_options[];
+extern const size_t st_cli_noptions;
+
+/* "a run", "layers", ...: how messages name command @c. */
+const char *st_cli_command_name(enum st_command c);
+
+/* Resets @o to the defaults of DESIGN.md for every command. */
+void st_cli_defaults(struct st_opts *o);
 
 /*
  * Parses @argv into @opts without side effects (no file is opened, nothing is
@@ -99,7 +152,7 @@ struct st_opts {
  */
 int st_cli_parse(int argc, char **argv, struct st_opts *opts, struct st_error *err);
 
-/* The --help text; its lines match man/sandboxtime.1. */
+/* The --help text, from the option table; its lines match man/sandboxtime.1. */
 void st_cli_usage(FILE *out);
 
 #endif

@@ -5,20 +5,27 @@
 #include "sandboxtime/cli.h"
 
 /*
- * Each command returns 0 or -errno (with @err set, for main to print once)
- * and stores the process's exit code in @exit_code in both cases.
+ * Each command takes its own options and the output options, returns 0 or
+ * -errno (with @err set, for main to print once) and stores the process's
+ * exit code in @exit_code in both cases.
  */
-int st_cmd_run(const struct st_opts *o, int *exit_code, struct st_error *err);
-int st_cmd_layers(const struct st_opts *o, int *exit_code, struct st_error *err);
+int st_cmd_run(const struct st_run_opts *o, const struct st_output *out, int *exit_code,
+	       struct st_error *err);
+int st_cmd_layers(const struct st_run_opts *o, const struct st_output *out, int *exit_code,
+		  struct st_error *err);
 
 /* sandboxtime cleanup: delete stv<pid>/stbr<pid> links of sandboxtimes that are gone. */
-int st_cmd_cleanup(const struct st_opts *o, int *exit_code, struct st_error *err);
+int st_cmd_cleanup(const struct st_cleanup_opts *o, const struct st_output *out, int *exit_code,
+		   struct st_error *err);
 
 /* sandboxtime orphans: network namespaces that no process lives in any more. */
-int st_cmd_orphans(const struct st_opts *o, int *exit_code, struct st_error *err);
+int st_cmd_orphans(const struct st_orphans_opts *o, const struct st_output *out, int *exit_code,
+		   struct st_error *err);
 /* sandboxtime netbench: loopback vs veth vs bridge, throughput and latency. */
-int st_cmd_netbench(const struct st_opts *o, int *exit_code, struct st_error *err);
+int st_cmd_netbench(const struct st_netbench_opts *o, const struct st_output *out, int *exit_code,
+		    struct st_error *err);
 /* sandboxtime bench NAME: micro-benchmarks (syscall). */
-int st_cmd_bench(const struct st_opts *o, int *exit_code, struct st_error *err);
+int st_cmd_bench(const struct st_bench_opts *o, const struct st_output *out, int *exit_code,
+		 struct st_error *err);
 
 #endif

@@ -32,17 +32,11 @@ enum st_nb_path {
 
 extern const char *const st_nb_path_names[ST_NB_PATH_COUNT];
 
-/* Parses --paths: a comma list of host,veth,bridge,host-to-sandbox,macvlan (or "all"). */
-int st_nb_parse_paths(const char *text, unsigned int *mask, struct st_error *err);
-
 #define ST_NB_MIN_DURATION_S 0.0   /* exclusive */
 #define ST_NB_MAX_DURATION_S 3600.0
 #define ST_NB_MAX_SIZE (64u << 20)
 /* --streams: parallel TCP connections; more only measures the scheduler on a small machine. */
 #define ST_NB_MAX_STREAMS 64
-
-/* Parses --duration: seconds, fractions allowed, in (0, 3600]. */
-int st_nb_parse_duration(const char *text, double *out, struct st_error *err);
 
 struct st_nb_config {
 	double duration_s;

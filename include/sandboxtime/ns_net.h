@@ -10,7 +10,6 @@
 #include "sandboxtime/steps.h"
 
 struct st_nl;
-struct st_opts;
 
 /* --net modes (DESIGN.md). */
 enum st_net_mode {
@@ -25,6 +24,19 @@ enum st_net_mode {
 extern const char *const st_net_mode_names[ST_NET_COUNT];
 
 #define ST_NET_INSIDE_IF "eth0"
+
+/* What a run asks of the network layer (--net, --addr, --bridge, --mtu, --ipv6, --addr6, --net-batch). */
+struct st_net_opts {
+	enum st_net_mode mode;
+	const char *join;   /* --net=join:TARGET: TARGET */
+	const char *addr;   /* --addr: the sandbox's IPv4 address/prefix */
+	const char *bridge; /* --bridge: join this existing bridge */
+	unsigned int mtu;   /* --mtu: veth and bridge MTU, 0 for the default */
+	int ipv6;           /* --ipv6 or --addr6: eth0 gets an IPv6 address and route too */
+	int addr6_given;    /* --addr6: addr6 holds it (else a free default block) */
+	struct st_ip6 addr6;
+	int batch;          /* --net-batch: the inside configuration in one sendmsg */
+};
 
 /*
  * Everything about the sandbox's wiring, decided before the clone. With root
@@ -61,25 +73,12 @@ int st_net_enter_joined(const struct st_net_plan *p, int *restore_fd, struct st_
 			struct st_error *err);
 int st_net_leave_joined(int *restore_fd, struct st_error *err);
 
-/* Parses --net: a mode name, or join:PATH / join:PID (*@target points after "join:"). */
-int st_ns_net_parse_mode(const char *text, enum st_net_mode *mode, const char **target,
-			 struct st_error *err);
-
-/*
- * Parses --addr6: an address in fd00::/8 (unique local, never routed on the
- * Internet) with a prefix from 64 to 126 that leaves room for a gateway.
- */
-int st_net_parse_addr6(const char *text, struct st_ip6 *out, struct st_error *err);
-
 /*
  * Whether this (the caller's) network namespace has IPv6 at all: not when the
  * kernel was booted without it (no /proc/net/if_inet6) or it is switched off
  * (net.ipv6.conf.all.disable_ipv6=1, or .default. for the links we add).
  */
 int st_net_ipv6_available(struct st_error *err);
-
-/* Checks an interface name option: 1 to IFNAMSIZ-1 bytes, no '/', no blanks. */
-int st_net_validate_ifname(const char *opt, const char *name, struct st_error *err);
 
 /* Whether @mode wires the sandbox to an outside (veth or bridge). */
 static inline int st_net_wired(enum st_net_mode mode)
@@ -92,7 +91,7 @@ static inline int st_net_wired(enum st_net_mode mode)
  * that overlap none of its routes or addresses, an existing bridge for
  * --bridge (root only).
  */
-int st_net_plan(const struct st_opts *o, int rootless, struct st_net_plan *plan,
+int st_net_plan(const struct st_net_opts *o, int rootless, struct st_net_plan *plan,
 		struct st_error *err);
 
 /*

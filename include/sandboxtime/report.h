@@ -5,11 +5,11 @@
 #include <jansson.h>
 #include <stdio.h>
 
-#include "sandboxtime/cli.h"
 #include "sandboxtime/host.h"
 #include "sandboxtime/measure.h"
 #include "sandboxtime/orphans.h"
 #include "sandboxtime/orphans_cleanup.h"
+#include "sandboxtime/output.h"
 #include "sandboxtime/netbench.h"
 #include "sandboxtime/bench_syscall.h"
 #include "sandboxtime/net_steps.h"
@@ -19,9 +19,23 @@
 #define ST_MAX_REPORT_ERRORS 8
 #define ST_SCHEMA_ORPHANS "sandboxtime/orphans/v1"
 
+/* How a run or `layers` was asked to measure: the document's "config". */
+struct st_report_config {
+	int run;               /* a run: steps, network, security and workload too */
+	enum st_net_mode net;
+	unsigned int repeat;
+	unsigned int warmup;
+	unsigned int deferred_repeat;
+	unsigned int cold_ms;
+	int alone;
+	const char *config;    /* --config FILE, or NULL */
+	char **argv;           /* CMD (a run) */
+};
+
 /* Everything one run knows; each format renders the same facts. */
 struct st_report {
-	const struct st_opts *opts;
+	const struct st_output *out;
+	const struct st_report_config *config;
 	struct st_host host;
 	unsigned int mask;                  /* measured layers */
 	unsigned int unavailable;           /* asked, but the kernel refused them */
@@ -40,7 +54,7 @@ struct st_report {
 /* Records a problem the run survived (it goes into "errors"). */
 void st_report_add_error(struct st_report *r, const char *fmt, ...) _printf_(2, 3);
 
-/* Writes @r in the format of r->opts->format; -errno on a write error. */
+/* Writes @r in the format of r->out->format; -errno on a write error. */
 int st_report_write(const struct st_report *r, FILE *out, struct st_error *err);
 
 /* The sandboxtime/v1 document (new reference), for writing and for tests. */
@@ -58,7 +72,8 @@ double st_report_increment(const struct st_measurement *m, size_t i, enum st_fig
 
 /* `orphans`: what one scan found, and how to show it. */
 struct st_orphans_report {
-	const struct st_opts *opts;
+	const struct st_output *out;
+	int all; /* the table shows active namespaces too */
 	struct st_host host;
 	const struct st_orphans *scan;
 	const struct st_cleanup *cleanup; /* NULL: no --cleanup */
@@ -96,7 +111,10 @@ json_t *st_report_host_json(const struct st_host *h);
 #define ST_NB_NOTE_MAX 512
 
 struct st_nb_report {
-	const struct st_opts *opts;
+	const struct st_output *out;
+	const struct st_nb_config *cfg;
+	unsigned int path_mask; /* the paths asked for (enum st_nb_path bits) */
+	int cpu_pin;            /* --cpu-pin was given */
 	const struct st_host *host;
 	int server_cpu, client_cpu; /* --cpu-pin's choice, -1 without */
 	const struct st_nb_path_result *paths; /* [ST_NB_PATH_COUNT] */
@@ -111,7 +129,7 @@ size_t st_nb_report_notes(const struct st_nb_report *r, char notes[][ST_NB_NOTE_
 double st_nb_transactions_per_s(const struct st_nb_path_result *p);
 
 json_t *st_nb_report_json(const struct st_nb_report *r);
-/* Writes @ctx (a struct st_nb_report) in r->opts->format: an st_session_writer. */
+/* Writes @ctx (a struct st_nb_report) in r->out->format: an st_session_writer. */
 int st_nb_report_write(const void *ctx, FILE *out, struct st_error *err);
 int st_nb_write_json(const struct st_nb_report *r, FILE *out, struct st_error *err);
 int st_nb_write_table(const struct st_nb_report *r, FILE *out, struct st_error *err);

@@ -10,7 +10,9 @@
 
 /* What `sandboxtime -- CMD` and `sandboxtime layers` share. */
 struct st_session {
-	const struct st_opts *opts;
+	const struct st_output *output;         /* format, -o, -q, -v, --cpu */
+	const struct st_measure_opts *measure;  /* NULL: the command measures no layers */
+	struct st_report_config config;         /* what the report says of the measuring */
 	FILE *out; /* the report's stream: -o FILE (owned) or stderr */
 	int created_output; /* -o FILE did not exist: remove it if no report comes */
 	int report_written;
@@ -19,7 +21,7 @@ struct st_session {
 };
 
 /* Pins the CPU (--cpu), opens -o FILE and identifies the host: what every command needs. */
-int st_session_open(struct st_session *s, const struct st_opts *o, struct st_error *err);
+int st_session_open(struct st_session *s, const struct st_output *output, struct st_error *err);
 
 /*
  * Pins the CPU, opens -o FILE (before measuring, so a bad path costs
@@ -27,7 +29,11 @@ int st_session_open(struct st_session *s, const struct st_opts *o, struct st_err
  * kernel refuses are an error when named, and reported as unavailable when
  * they came from "all".
  */
-int st_session_prepare(struct st_session *s, const struct st_opts *o, struct st_error *err);
+int st_session_prepare(struct st_session *s, const struct st_output *output,
+		       const struct st_measure_opts *measure, struct st_error *err);
+
+/* The report's config of a run (@run) or of `layers`: --net, --config and CMD. */
+void st_session_describe_run(struct st_session *s, const struct st_run_opts *o, int run);
 
 /*
  * Tries every asked layer in a short-lived child and applies the outcome:

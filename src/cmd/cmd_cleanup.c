@@ -75,7 +75,8 @@ static int remove_leftovers(struct st_nl *nl, const struct scan *scan, int dry_r
 	return 0;
 }
 
-int st_cmd_cleanup(const struct st_opts *o, int *exit_code, struct st_error *err)
+int st_cmd_cleanup(const struct st_cleanup_opts *o, const struct st_output *out, int *exit_code,
+		   struct st_error *err)
 {
 	_cleanup_(st_nl_closep) struct st_nl *nl = NULL;
 	struct scan scan = { .n = 0 };
@@ -90,10 +91,10 @@ int st_cmd_cleanup(const struct st_opts *o, int *exit_code, struct st_error *err
 	if (ret == 0)
 		ret = st_nl_link_list(nl, collect, &scan, err);
 	if (ret == 0)
-		ret = remove_leftovers(nl, &scan, o->dry_run, o->quiet, &removed, &kept, err);
+		ret = remove_leftovers(nl, &scan, o->dry_run, out->quiet, &removed, &kept, err);
 	if (ret < 0)
 		return ret;
-	if (!o->quiet)
+	if (!out->quiet)
 		fprintf(stderr, "sandboxtime: cleanup: %zu leftover link(s), %zu deleted, %zu in use by a running sandboxtime\n",
 			scan.n - kept, removed, kept);
 	*exit_code = ST_EXIT_OK;

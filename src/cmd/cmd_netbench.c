@@ -31,9 +31,9 @@ static void nb_state_free(struct nb_state **sp)
 	*sp = NULL;
 }
 
-static void progress(const struct st_opts *o, unsigned int done, unsigned int total, int path)
+static void progress(const struct st_output *out, unsigned int done, unsigned int total, int path)
 {
-	if (o->quiet || !isatty(STDERR_FILENO))
+	if (out->quiet || !isatty(STDERR_FILENO))
 		return;
 	if (done == total)
 		fputs("\r\033[K", stderr);
@@ -49,11 +49,11 @@ static int interrupted(struct st_session *s, int sig, struct st_error *err)
 	return st_error_set(err, EINTR, "netbench: interrupted by %s", st_signal_name(sig));
 }
 
-static int measure(struct st_session *s, const struct st_nb_lab *lab, struct nb_state *st,
-		   struct st_error *err)
+/* What a run of one path needs to know of the options. */
+static void nb_config(const struct st_netbench_opts *o, const struct nb_state *st,
+		      struct st_nb_config *cfg)
 {
-	const struct st_opts *o = s->opts;
-	const struct st_nb_config cfg = {
+	*cfg = (struct st_nb_config){
 		.duration_s = o->duration_s,
 		.size = o->size,
 		.rr = o->rr,
@@ -65,11 +65,17 @@ static int measure(struct st_session *s, const struct st_nb_lab *lab, struct nb_
 		.server_cpu = st->server_cpu,
 		.client_cpu = st->client_cpu,
 	};
+}
+
+static int measure(struct st_session *s, const struct st_netbench_opts *o,
+		   const struct st_nb_config *cfg, const struct st_nb_lab *lab, struct nb_state *st,
+		   struct st_error *err)
+{
 	int order[ST_NB_PATH_COUNT];
 	unsigned int n = 0, done = 0;
 
 	for (int i = 0; i < ST_NB_PATH_COUNT; i++)
-		if (o->nb_paths & (1u << i))
+		if (o->paths & (1u << i))
 			order[n++] = i;
 	for (int i = 0; i < ST_NB_PATH_COUNT; i++)
 		if (st_samples_reserve(&st->paths[i].gbps, o->repeat) < 0)
@@ -81,8 +87,8 @@ static int measure(struct st_session *s, const struct st_nb_lab *lab, struct nb_
 
 			if (sig)
 				return interrupted(s, sig, err);
-			progress(o, done, o->repeat * n, path);
-			ret = st_nb_run_once(&cfg, &lab->ep[path], &st->run, &sig, err);
+			progress(s->output, done, o->repeat * n, path);
+			ret = st_nb_run_once(cfg, &lab->ep[path], &st->run, &sig, err);
 			if (ret == -EINTR && sig)
 				return interrupted(s, sig, err);
 			if (ret < 0)
@@ -92,21 +98,23 @@ static int measure(struct st_session *s, const struct st_nb_lab *lab, struct nb_
 			done++;
 		}
 	}
-	progress(o, done, done, 0);
+	progress(s->output, done, done, 0);
 	return 0;
 }
 
-int st_cmd_netbench(const struct st_opts *o, int *exit_code, struct st_error *err)
+int st_cmd_netbench(const struct st_netbench_opts *o, const struct st_output *out, int *exit_code,
+		    struct st_error *err)
 {
 	struct st_session s __attribute__((cleanup(st_session_end)));
 	struct st_nb_lab lab __attribute__((cleanup(st_nb_lab_release))) = { .base_fd = -1 };
 	_cleanup_(nb_state_free) struct nb_state *st = calloc(1, sizeof(*st));
 	struct st_nb_report r;
+	struct st_nb_config cfg;
 	uint64_t t0 = st_now_ns();
 	int ret;
 
 	*exit_code = ST_EXIT_FAILURE;
-	ret = st_session_open(&s, o, err);
+	ret = st_session_open(&s, out, err);
 	if (ret < 0)
 		return ret;
 	if (!st)
@@ -118,15 +126,19 @@ int st_cmd_netbench(const struct st_opts *o, int *exit_code, struct st_error *er
 	st_host_collect(&s.report.host);
 	ret = st_nb_lab_enter(err);
 	if (ret == 0)
-		ret = st_nb_lab_build(&lab, o->nb_paths, o->mtu, err);
+		ret = st_nb_lab_build(&lab, o->paths, o->mtu, err);
+	nb_config(o, st, &cfg);
 	if (ret == 0)
-		ret = measure(&s, &lab, st, err);
+		ret = measure(&s, o, &cfg, &lab, st, err);
 	if (ret < 0) {
 		*exit_code = st_session_failure_code(&s);
 		return ret;
 	}
 	memset(&r, 0, sizeof(r));
-	r.opts = o;
+	r.out = out;
+	r.cfg = &cfg;
+	r.path_mask = o->paths;
+	r.cpu_pin = o->cpu_pin;
 	r.host = &s.report.host;
 	r.server_cpu = st->server_cpu;
 	r.client_cpu = st->client_cpu;

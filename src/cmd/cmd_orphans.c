@@ -74,10 +74,9 @@ static int textfile_probe(const char *path, struct st_error *err)
  * Signals are blocked, so nothing interrupts this; on any failure the
  * temporary file is removed.
  */
-static int textfile_write(const struct st_orphans_report *r, double scan_time_s, double scan_s,
-			  struct st_error *err)
+static int textfile_write(const struct st_orphans_report *r, const char *path, double scan_time_s,
+			  double scan_s, struct st_error *err)
 {
-	const char *path = r->opts->textfile;
 	char tmp[PATH_MAX];
 	FILE *f;
 	int ret, fd = textfile_create(path, tmp, sizeof(tmp), err);
@@ -108,10 +107,11 @@ static int textfile_write(const struct st_orphans_report *r, double scan_time_s,
  * @cleanup, the orphans are removed (or, --dry-run, listed) between the scan
  * and the report, which tells what was done to each.
  */
-static int scan_and_report(const struct st_opts *o, FILE *out, int warn, struct st_orphans *scan,
-			   struct st_cleanup *cleanup, struct st_error *err)
+static int scan_and_report(const struct st_orphans_opts *o, const struct st_output *output,
+			   FILE *out, int warn, struct st_orphans *scan, struct st_cleanup *cleanup,
+			   struct st_error *err)
 {
-	struct st_orphans_report r = { .opts = o, .scan = scan, .cleanup = cleanup };
+	struct st_orphans_report r = { .out = output, .all = o->all, .scan = scan, .cleanup = cleanup };
 	double start = clock_s(CLOCK_MONOTONIC), scan_s, scan_time_s;
 	int ret = st_orphans_scan(scan, err);
 
@@ -124,13 +124,13 @@ static int scan_and_report(const struct st_opts *o, FILE *out, int warn, struct 
 	}
 	scan_s = clock_s(CLOCK_MONOTONIC) - start;
 	scan_time_s = clock_s(CLOCK_REALTIME);
-	if (warn && scan->unreadable_processes && !o->quiet)
+	if (warn && scan->unreadable_processes && !output->quiet)
 		fprintf(stderr, "sandboxtime: orphans: warning: %zu processes could not be read%s; %zu held namespaces not verifiable\n",
 			scan->unreadable_processes, scan->rootless ? " (not yours: root sees them)" : "",
 			scan->unverified);
 	if (o->textfile)
-		return textfile_write(&r, scan_time_s, scan_s, err);
-	if (o->quiet)
+		return textfile_write(&r, o->textfile, scan_time_s, scan_s, err);
+	if (output->quiet)
 		return 0;
 	st_host_identify(&r.host, -1);
 	st_host_collect(&r.host);
@@ -173,7 +173,8 @@ static int sleep_until(double deadline)
  * (exit 0). A scan that fails (a process that vanished at the wrong moment,
  * a full disk) is one line on standard error; the next scan comes anyway.
  */
-static int watch(const struct st_opts *o, int *exit_code, struct st_error *err)
+static int watch(const struct st_orphans_opts *o, const struct st_output *output, int *exit_code,
+		 struct st_error *err)
 {
 	int first = 1;
 
@@ -192,7 +193,7 @@ static int watch(const struct st_opts *o, int *exit_code, struct st_error *err)
 
 		if (sig && stop_signal(sig))
 			break;
-		if (scan_and_report(o, stdout, first, &scan, NULL, &one) < 0) {
+		if (scan_and_report(o, output, stdout, first, &scan, NULL, &one) < 0) {
 			st_error_format(&one, line, sizeof(line));
 			fprintf(stderr, "sandboxtime: %s (scanning again in %g s)\n", line, o->interval_s);
 		}
@@ -210,7 +211,8 @@ static int watch(const struct st_opts *o, int *exit_code, struct st_error *err)
  * job or a CI step can act on the status alone. The report is the command's
  * product, so it goes to standard output (or -o FILE), as lsns(8) does.
  */
-int st_cmd_orphans(const struct st_opts *o, int *exit_code, struct st_error *err)
+int st_cmd_orphans(const struct st_orphans_opts *o, const struct st_output *output, int *exit_code,
+		   struct st_error *err)
 {
 	struct st_orphans scan __attribute__((cleanup(st_orphans_free))) = { 0 };
 	struct st_cleanup cleanup __attribute__((cleanup(st_cleanup_free))) = {
@@ -223,7 +225,7 @@ int st_cmd_orphans(const struct st_opts *o, int *exit_code, struct st_error *err
 
 	*exit_code = ST_EXIT_FAILURE;
 	if (o->watch)
-		return watch(o, exit_code, err);
+		return watch(o, output, exit_code, err);
 	if (o->cleanup) {
 		/* Without root the scan cannot see every process that may live in a namespace. */
 		if (st_host_is_rootless())
@@ -240,20 +242,20 @@ int st_cmd_orphans(const struct st_opts *o, int *exit_code, struct st_error *err
 		if (ret < 0)
 			return ret;
 	}
-	if (o->output && !o->quiet) {
-		file = fopen(o->output, "we");
+	if (output->path && !output->quiet) {
+		file = fopen(output->path, "we");
 		if (!file)
-			return st_error_set(err, errno, "orphans: -o %s", o->output);
+			return st_error_set(err, errno, "orphans: -o %s", output->path);
 		out = file;
 	}
-	ret = scan_and_report(o, out, 1, &scan, o->cleanup ? &cleanup : NULL, err);
+	ret = scan_and_report(o, output, out, 1, &scan, o->cleanup ? &cleanup : NULL, err);
 	if (ret < 0)
 		return ret;
 	if (file) {
 		FILE *f = steal_pointer(&file);
 
 		if (fclose(f) == EOF)
-			return st_error_set(err, errno, "orphans: writing %s", o->output);
+			return st_error_set(err, errno, "orphans: writing %s", output->path);
 	}
 	/* --cleanup: the status says whether an orphan is left, for the next cron run to act on. */
 	if (o->cleanup)

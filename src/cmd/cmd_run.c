@@ -18,7 +18,7 @@
  * together) is timed on its own.
  */
 /* The config's seccomp profile, or the one --seccomp names (it wins). */
-static int compile_filter(const struct st_opts *o, const struct st_oci *oci, uint64_t caps,
+static int compile_filter(const struct st_run_opts *o, const struct st_oci *oci, uint64_t caps,
 			  struct st_seccomp *sc, struct st_error *err)
 {
 	_cleanup_free_ char *json = NULL;
@@ -33,7 +33,7 @@ static int compile_filter(const struct st_opts *o, const struct st_oci *oci, uin
 	return st_seccomp_compile_cached_json(json, strlen(json), name, caps, sc, err);
 }
 
-static int prepare_hardening(const struct st_opts *o, const struct st_oci *oci, struct st_hardening *h,
+static int prepare_hardening(const struct st_run_opts *o, const struct st_oci *oci, struct st_hardening *h,
 			     struct st_seccomp *sc, struct st_steps *steps, struct st_report *r,
 			     struct st_error *err)
 {
@@ -73,7 +73,7 @@ static int prepare_hardening(const struct st_opts *o, const struct st_oci *oci, 
  * --config: what the file says, where the command line said nothing. The
  * result is the options the run uses; @oci owns the strings it points to.
  */
-static int apply_config(const struct st_opts *o, struct st_oci *oci, struct st_opts *eff,
+static int apply_config(const struct st_run_opts *o, struct st_oci *oci, struct st_run_opts *eff,
 			struct st_report *r, struct st_error *err)
 {
 	int ret;
@@ -96,15 +96,15 @@ static int apply_config(const struct st_opts *o, struct st_oci *oci, struct st_o
 	}
 	if (oci->has_ns && !(o->given & ST_GIVEN_NS)) {
 		/* Named in the file, so each one must exist: as if given with --ns. */
-		eff->ns_mask = eff->ns_explicit = oci->ns_mask;
+		eff->measure.ns_mask = eff->measure.ns_explicit = oci->ns_mask;
 		if (!(o->given & ST_GIVEN_NET))
-			eff->net = oci->net_path ? ST_NET_JOIN : (oci->ns_mask & ST_LAYER_BIT(ST_LAYER_NET)) ? ST_NET_NONE
+			eff->net.mode = oci->net_path ? ST_NET_JOIN : (oci->ns_mask & ST_LAYER_BIT(ST_LAYER_NET)) ? ST_NET_NONE
 														: ST_NET_HOST;
-		eff->join = oci->net_path;
+		eff->net.join = oci->net_path;
 	}
 	if (oci->has_nnp && !(o->given & ST_GIVEN_NNP))
 		eff->no_new_privs = oci->nnp;
-	if (eff->hostname && !(eff->ns_mask & ST_LAYER_BIT(ST_LAYER_UTS)))
+	if (eff->hostname && !(eff->measure.ns_mask & ST_LAYER_BIT(ST_LAYER_UTS)))
 		return st_error_usage(err, "--config: a hostname needs the uts namespace");
 	/* Never silently dropped: what the file says and sandboxtime does not do. */
 	if (oci->ignored[0])
@@ -112,13 +112,78 @@ static int apply_config(const struct st_opts *o, struct st_oci *oci, struct st_o
 	return 0;
 }
 
-int st_cmd_run(const struct st_opts *cli, int *exit_code, struct st_error *err)
+/* The sandbox to build: the options, the config file's process, the decided layers and wiring. */
+static void sandbox_config(const struct st_run_opts *o, const struct st_oci *oci,
+			   const struct st_session *s, const struct st_net_plan *net,
+			   struct st_sandbox_config *cfg)
+{
+	cfg->rootless = s->report.host.rootless;
+	cfg->hostname = o->hostname ? o->hostname : ST_DEFAULT_HOSTNAME;
+	cfg->no_init = o->no_init;
+	cfg->kill_after_ms = o->kill_after_s * 1000u;
+	cfg->exec.argv = o->argv;
+	cfg->exec.envp = oci->env;
+	cfg->exec.cwd = oci->cwd;
+	cfg->mask = s->report.mask;
+	cfg->net = net;
+	cfg->mounts = &oci->mounts;
+}
+
+/* What the run did goes into the report, and what it may have left behind to stderr too. */
+static void record_run(struct st_session *s, const struct st_run_opts *o, const struct st_steps *steps,
+		       const struct st_workload *w, const struct st_net_plan *net,
+		       const struct st_hardening *harden)
+{
+	s->report.steps = steps;
+	s->report.workload = w;
+	s->report.net = net;
+	s->report.harden = harden;
+	if (w->killed_after_grace)
+		st_report_add_error(&s->report, "the sandbox outlived --kill-after=%u s after a terminating signal and was killed",
+				    o->kill_after_s);
+	if (w->teardown_error[0]) {
+		/* Something we made may have outlived us: say so even with -q. */
+		fprintf(stderr, "sandboxtime: warning: %s\n", w->teardown_error);
+		st_report_add_error(&s->report, "%s", w->teardown_error);
+	}
+}
+
+/*
+ * Builds and runs the one real sandbox. Not probed yet (--repeat=0): when the
+ * clone fails, find which layer failed, and why, and try again without the
+ * ones that came from "all" and are unavailable; the first @keep_steps steps
+ * (seccomp_compile) stay, the failed attempt's go.
+ */
+static int run_sandbox(struct st_session *s, struct st_sandbox_config *cfg, int probed,
+		       size_t keep_steps, struct st_steps *steps, struct st_workload *w,
+		       struct st_error *err)
+{
+	struct st_error clone_err;
+	int ret = st_sandbox_run(cfg, steps, w, err);
+
+	if (ret == 0 || !w->clone_errno || probed)
+		return ret;
+	clone_err = *err;
+	ret = st_session_probe_layers(s, err);
+	if (ret < 0)
+		return ret;
+	if (s->report.mask == cfg->mask) {
+		*err = clone_err;
+		return -clone_err.errnum;
+	}
+	cfg->mask = s->report.mask;
+	steps->n = keep_steps;
+	return st_sandbox_run(cfg, steps, w, err);
+}
+
+int st_cmd_run(const struct st_run_opts *cli, const struct st_output *output, int *exit_code,
+	       struct st_error *err)
 {
 	struct st_oci oci __attribute__((cleanup(st_oci_free))) = { .args = NULL };
 	struct st_report notes = { .nerrors = 0 };
-	struct st_opts eff;
-	const struct st_opts *o = &eff;
-	struct st_session s __attribute__((cleanup(st_session_end))) = { .opts = NULL };
+	struct st_run_opts eff;
+	const struct st_run_opts *o = &eff;
+	struct st_session s __attribute__((cleanup(st_session_end))) = { .output = NULL };
 	struct st_sandbox_config cfg = { 0 };
 	struct st_steps steps = { 0 };
 	struct st_net_plan net __attribute__((cleanup(st_net_plan_release))) = { .join_fd = -1 };
@@ -131,7 +196,8 @@ int st_cmd_run(const struct st_opts *cli, int *exit_code, struct st_error *err)
 	ret = apply_config(cli, &oci, &eff, &notes, err);
 	if (ret < 0)
 		return ret;
-	ret = st_session_prepare(&s, o, err);
+	ret = st_session_prepare(&s, output, &o->measure, err);
+	st_session_describe_run(&s, o, 1);
 	/* root and mounts are the mount layer's work: without it they would land on the host. */
 	if (ret == 0 && (oci.mounts.root || oci.mounts.n || oci.mounts.readonly) &&
 	    !(s.report.mask & ST_LAYER_BIT(ST_LAYER_MOUNT)))
@@ -146,7 +212,7 @@ int st_cmd_run(const struct st_opts *cli, int *exit_code, struct st_error *err)
 		st_report_add_error(&s.report, "%s", notes.errors[i]);
 	/* Names and addresses are checked before measuring, so bad input costs nothing. */
 	if (ret == 0)
-		ret = st_net_plan(o, s.report.host.rootless, &net, err);
+		ret = st_net_plan(&o->net, s.report.host.rootless, &net, err);
 	if (ret == 0)
 		ret = prepare_hardening(o, &oci, &cfg.exec.harden, &sc, &steps, &s.report, err);
 	/*
@@ -163,7 +229,7 @@ int st_cmd_run(const struct st_opts *cli, int *exit_code, struct st_error *err)
 	if (ret == 0 && oci.ignored[0])
 		fprintf(stderr, "sandboxtime: warning: --config: ignored: %s\n", oci.ignored);
 	/* --repeat=0: no calibration, only the one real sandbox. */
-	if (ret == 0 && o->repeat > 0)
+	if (ret == 0 && o->measure.repeat > 0)
 		ret = st_session_measure(&s, err);
 	if (ret == 0 && o->net_steps_repeat) {
 		ret = st_net_steps_measure(net.mode, net.mtu, net.ipv6, net.batch, o->net_steps_repeat, s.report.host.rootless,
@@ -175,49 +241,14 @@ int st_cmd_run(const struct st_opts *cli, int *exit_code, struct st_error *err)
 		return ret;
 	}
 
-	cfg.rootless = s.report.host.rootless;
-	cfg.hostname = o->hostname ? o->hostname : ST_DEFAULT_HOSTNAME;
-	cfg.no_init = o->no_init;
-	cfg.kill_after_ms = o->kill_after_s * 1000u;
-	cfg.exec.argv = o->argv;
-	cfg.exec.envp = oci.env;
-	cfg.exec.cwd = oci.cwd;
-	cfg.mask = s.report.mask;
-	cfg.net = &net;
-	cfg.mounts = &oci.mounts;
-	ret = st_sandbox_run(&cfg, &steps, &w, err);
-	/* Not probed yet (--repeat=0): find which layer failed, and why. */
-	if (ret < 0 && w.clone_errno && o->repeat == 0) {
-		struct st_error clone_err = *err;
-
-		ret = st_session_probe_layers(&s, err);
-		if (ret < 0)
-			return ret;
-		if (s.report.mask == cfg.mask) {
-			*err = clone_err;
-			return -clone_err.errnum;
-		}
-		cfg.mask = s.report.mask;
-		steps.n = sc.prog ? 1 : 0; /* keep seccomp_compile, drop the failed attempt's */
-		ret = st_sandbox_run(&cfg, &steps, &w, err);
-	}
+	sandbox_config(o, &oci, &s, &net, &cfg);
+	ret = run_sandbox(&s, &cfg, o->measure.repeat > 0, sc.prog ? 1 : 0, &steps, &w, err);
 	if (ret < 0) {
 		if (w.exec_errno)
 			*exit_code = w.exit_code;
 		return ret;
 	}
-	s.report.steps = &steps;
-	s.report.workload = &w;
-	s.report.net = &net;
-	s.report.harden = &cfg.exec.harden;
-	if (w.killed_after_grace)
-		st_report_add_error(&s.report, "the sandbox outlived --kill-after=%u s after a terminating signal and was killed",
-				    o->kill_after_s);
-	if (w.teardown_error[0]) {
-		/* Something we made may have outlived us: say so even with -q. */
-		fprintf(stderr, "sandboxtime: warning: %s\n", w.teardown_error);
-		st_report_add_error(&s.report, "%s", w.teardown_error);
-	}
+	record_run(&s, o, &steps, &w, &net, &cfg.exec.harden);
 	ret = st_session_report(&s, err);
 	/* The workload's status wins: a lost report must not hide its failure. */
 	*exit_code = ret < 0 && w.exit_code == 0 ? ST_EXIT_FAILURE : w.exit_code;

@@ -30,11 +30,11 @@ static int pin_cpu(int cpu, struct st_error *err)
  */
 static int open_output(struct st_session *s, struct st_error *err)
 {
-	const char *path = s->opts->output;
+	const char *path = s->output->path;
 	int fd;
 
 	s->out = stderr;
-	if (!path || s->opts->quiet)
+	if (!path || s->output->quiet)
 		return 0;
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
 	s->created_output = fd >= 0;
@@ -72,7 +72,7 @@ static void kernel_layers(unsigned int mask, int errnums[ST_LAYER_COUNT])
 static int apply_layer_errors(struct st_session *s, unsigned int mask,
 			      const int errnums[ST_LAYER_COUNT], struct st_error *err)
 {
-	const struct st_opts *o = s->opts;
+	const struct st_measure_opts *o = s->measure;
 	struct st_report *r = &s->report;
 
 	for (int l = 0; l < ST_LAYER_COUNT; l++) {
@@ -96,7 +96,7 @@ static int apply_layer_errors(struct st_session *s, unsigned int mask,
 
 static unsigned int asked_layers(const struct st_session *s)
 {
-	unsigned int mask = s->opts->ns_mask;
+	unsigned int mask = s->measure->ns_mask;
 
 	/* Without root nothing but user can be created: add it (rootless mode). */
 	if (s->report.host.rootless && mask)
@@ -128,41 +128,57 @@ static int choose_layers(struct st_session *s, struct st_error *err)
 	unsigned int mask = asked_layers(s);
 	int errnums[ST_LAYER_COUNT];
 
-	if (s->opts->repeat > 0)
+	if (s->measure->repeat > 0)
 		return st_session_probe_layers(s, err);
 	kernel_layers(mask, errnums);
 	return apply_layer_errors(s, mask, errnums, err);
 }
 
-int st_session_open(struct st_session *s, const struct st_opts *o, struct st_error *err)
+int st_session_open(struct st_session *s, const struct st_output *output, struct st_error *err)
 {
 	int ret;
 
 	memset(s, 0, sizeof(*s));
-	s->opts = o;
+	s->output = output;
 	s->out = stderr;
-	s->report.opts = o;
-	ret = pin_cpu(o->cpu, err);
+	s->report.out = output;
+	s->report.config = &s->config;
+	ret = pin_cpu(output->cpu, err);
 	if (ret == 0)
 		ret = open_output(s, err);
 	if (ret < 0)
 		return ret;
-	st_host_identify(&s->report.host, o->cpu);
+	st_host_identify(&s->report.host, output->cpu);
 	return 0;
 }
 
-int st_session_prepare(struct st_session *s, const struct st_opts *o, struct st_error *err)
+int st_session_prepare(struct st_session *s, const struct st_output *output,
+		       const struct st_measure_opts *measure, struct st_error *err)
 {
-	int ret = st_session_open(s, o, err);
+	int ret = st_session_open(s, output, err);
 
 	if (ret < 0)
 		return ret;
+	s->measure = measure;
+	s->config.repeat = measure->repeat;
+	s->config.warmup = measure->warmup;
+	s->config.deferred_repeat = measure->deferred_repeat;
+	s->config.cold_ms = measure->cold_ms;
+	s->config.alone = measure->alone;
 	return choose_layers(s, err);
+}
+
+void st_session_describe_run(struct st_session *s, const struct st_run_opts *o, int run)
+{
+	s->config.run = run;
+	s->config.net = o->net.mode;
+	s->config.config = o->config;
+	s->config.argv = o->argv;
 }
 
 int st_session_measure(struct st_session *s, struct st_error *err)
 {
-	const struct st_opts *o = s->opts;
+	const struct st_measure_opts *o = s->measure;
 	struct st_measure_config cfg = {
 		.mask = s->report.mask,
 		.rootless = s->report.host.rootless,
@@ -175,7 +191,7 @@ int st_session_measure(struct st_session *s, struct st_error *err)
 	int ret;
 
 	/* Progress only where a person watches: stderr is a terminal. */
-	if (!o->quiet && isatty(STDERR_FILENO))
+	if (!s->output->quiet && isatty(STDERR_FILENO))
 		cfg.progress = st_report_progress;
 	ret = st_measure_run(&cfg, &s->m, err);
 	st_report_progress_done();
@@ -198,7 +214,7 @@ static int write_layers(const void *ctx, FILE *out, struct st_error *err)
 
 int st_session_report(struct st_session *s, struct st_error *err)
 {
-	if (!s->opts->quiet)
+	if (!s->output->quiet)
 		st_host_collect(&s->report.host);
 	return st_session_emit(s, write_layers, &s->report, err);
 }
@@ -208,16 +224,16 @@ int st_session_emit(struct st_session *s, st_session_writer write, const void *c
 {
 	int ret = 0;
 
-	if (s->opts->quiet)
+	if (s->output->quiet)
 		return 0;
 	/* Only a regular file is emptied: -o /dev/stdout may be a pipe or a tty. */
 	if (s->out != stderr && is_regular(fileno(s->out)) && ftruncate(fileno(s->out), 0) < 0)
-		return st_error_set(err, errno, "--output: emptying '%s'", s->opts->output);
+		return st_error_set(err, errno, "--output: emptying '%s'", s->output->path);
 	ret = write(ctx, s->out, err);
 	if (ret == 0)
 		s->report_written = 1;
 	if (fflush(s->out) == EOF && ret == 0)
-		ret = st_error_set(err, errno, "report: writing '%s'", s->opts->output ? s->opts->output : "stderr");
+		ret = st_error_set(err, errno, "report: writing '%s'", s->output->path ? s->output->path : "stderr");
 	return ret;
 }
 
@@ -227,7 +243,7 @@ void st_session_end(struct st_session *s)
 	if (s->out && s->out != stderr) {
 		fclose(s->out);
 		if (s->created_output && !s->report_written)
-			unlink(s->opts->output);
+			unlink(s->output->path);
 	}
 	s->out = NULL;
 }

@@ -8,7 +8,6 @@
 #include <unistd.h>
 #include <linux/nsfs.h>
 
-#include "sandboxtime/cli.h"
 #include "sandboxtime/nl.h"
 #include "sandboxtime/ns_net.h"
 #include "sandboxtime/util.h"
@@ -42,61 +41,6 @@ const char *const st_net_mode_names[ST_NET_COUNT] = {
 	[ST_NET_BRIDGE] = "bridge",
 	[ST_NET_JOIN] = "join",
 };
-
-int st_ns_net_parse_mode(const char *text, enum st_net_mode *mode, const char **target,
-			 struct st_error *err)
-{
-	if (strncmp(text, "join:", 5) == 0) {
-		if (!text[5])
-			return st_error_usage(err, "--net=join: needs a namespace file or a pid (join:/run/netns/NAME, join:PID)");
-		*mode = ST_NET_JOIN;
-		*target = text + 5;
-		return 0;
-	}
-	for (int m = 0; m < ST_NET_COUNT; m++) {
-		if (m == ST_NET_JOIN)
-			continue;
-		if (strcmp(text, st_net_mode_names[m]) == 0) {
-			*mode = (enum st_net_mode)m;
-			return 0;
-		}
-	}
-	return st_error_usage(err, "--net: unknown mode '%s' (known: host, none, veth, bridge, join:PATH, join:PID)",
-			      text);
-}
-
-int st_net_validate_ifname(const char *opt, const char *name, struct st_error *err)
-{
-	size_t len = strlen(name);
-
-	if (len == 0 || len >= IFNAMSIZ)
-		return st_error_usage(err, "%s: '%s' must be 1 to %d bytes long (IFNAMSIZ)", opt, name,
-				      IFNAMSIZ - 1);
-	if (strpbrk(name, "/: \t\n") || strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
-		return st_error_usage(err, "%s: '%s' is not a valid interface name", opt, name);
-	return 0;
-}
-
-int st_net_parse_addr6(const char *text, struct st_ip6 *out, struct st_error *err)
-{
-	struct st_ip6 net;
-	char t[64];
-	int ret = st_ip6_parse("--addr6", text, out, err);
-
-	if (ret < 0)
-		return ret;
-	st_ip6_format(out, t, sizeof(t));
-	if (!st_ip6_is_ula(&out->addr))
-		return st_error_usage(err, "--addr6: %s is not in fd00::/8 (unique local addresses, which no one routes on the Internet)",
-				      t);
-	if (out->prefix < 64 || out->prefix > 126)
-		return st_error_usage(err, "--addr6: /%u: use a prefix from 64 (one link) to 126 (room for a gateway)",
-				      out->prefix);
-	net = st_ip6_network(out);
-	if (memcmp(&net.addr, &out->addr, sizeof(net.addr)) == 0)
-		return st_error_usage(err, "--addr6: %s is the network's own address (subnet-router anycast)", t);
-	return 0;
-}
 
 /* "1" in a /proc/sys file; a file that is not there counts as "0". */
 static int sysctl_on(const char *path)
@@ -207,7 +151,7 @@ static int pick_block6(struct st_nl *nl, unsigned int first, struct st_ip6 *bloc
  * routes of, but fd00::/8 is never routed on the Internet), and the
  * sandbox's address lies in its block: --addr6, or one derived from the pid.
  */
-static int plan_joined_bridge6(struct st_nl *nl, const struct st_opts *o, struct st_net_plan *p,
+static int plan_joined_bridge6(struct st_nl *nl, const struct st_net_opts *o, struct st_net_plan *p,
 			       struct st_error *err)
 {
 	char a[64], b[64];
@@ -242,7 +186,7 @@ static int plan_joined_bridge6(struct st_nl *nl, const struct st_opts *o, struct
 	return 0;
 }
 
-static int plan_ipv6(struct st_nl *nl, const struct st_opts *o, int rootless, struct st_net_plan *p,
+static int plan_ipv6(struct st_nl *nl, const struct st_net_opts *o, int rootless, struct st_net_plan *p,
 		     struct st_error *err)
 {
 	int ret = st_net_ipv6_available(err);
@@ -260,7 +204,7 @@ static int plan_ipv6(struct st_nl *nl, const struct st_opts *o, int rootless, st
 	} else {
 		struct st_ip6 block;
 
-		ret = pick_block6(nl, o->net == ST_NET_BRIDGE ? IP6_BRIDGE_FIRST : 0, &block, err);
+		ret = pick_block6(nl, o->mode == ST_NET_BRIDGE ? IP6_BRIDGE_FIRST : 0, &block, err);
 		p->inside6 = block;
 		p->inside6.addr.s6_addr[15] = 2;
 	}
@@ -344,7 +288,7 @@ static int pick_block(struct st_nl *nl, uint32_t pool, unsigned int prefix, stru
 }
 
 /* --bridge NAME: an existing bridge, and an address for us in its subnet. */
-static int plan_joined_bridge(struct st_nl *nl, const struct st_opts *o, int rootless,
+static int plan_joined_bridge(struct st_nl *nl, const struct st_net_opts *o, int rootless,
 			      struct st_net_plan *p, struct st_error *err)
 {
 	char kind[16];
@@ -447,22 +391,22 @@ int st_net_leave_joined(int *restore_fd, struct st_error *err)
 	return ret;
 }
 
-int st_net_plan(const struct st_opts *o, int rootless, struct st_net_plan *p, struct st_error *err)
+int st_net_plan(const struct st_net_opts *o, int rootless, struct st_net_plan *p, struct st_error *err)
 {
 	_cleanup_(st_nl_closep) struct st_nl *nl = NULL;
-	int bridge = o->net == ST_NET_BRIDGE;
+	int bridge = o->mode == ST_NET_BRIDGE;
 	int ret;
 
 	memset(p, 0, sizeof(*p));
-	p->mode = o->net;
+	p->mode = o->mode;
 	p->mtu = o->mtu;
 	p->simulated_host = rootless;
 	p->join_fd = -1;
-	if (o->net == ST_NET_JOIN && rootless)
+	if (o->mode == ST_NET_JOIN && rootless)
 		return st_error_set(err, EPERM, "--net=join: entering a network namespace needs CAP_SYS_ADMIN in sandboxtime's own user namespace: run as root");
-	if (o->net == ST_NET_JOIN)
+	if (o->mode == ST_NET_JOIN)
 		return plan_join(o->join, p, err);
-	if (!st_net_wired(o->net))
+	if (!st_net_wired(o->mode))
 		return 0;
 	snprintf(p->host_if, sizeof(p->host_if), "stv%d", getpid());
 	snprintf(p->bridge, sizeof(p->bridge), "stbr%d", getpid());
@@ -481,7 +425,7 @@ int st_net_plan(const struct st_opts *o, int rootless, struct st_net_plan *p, st
 		ret = plan_joined_bridge(nl, o, rootless, p, err);
 		if (ret == 0 && o->ipv6)
 			ret = plan_ipv6(nl, o, rootless, p, err);
-		p->batch = o->net_batch;
+		p->batch = o->batch;
 		return ret;
 	}
 	if (o->addr) {
@@ -498,7 +442,7 @@ int st_net_plan(const struct st_opts *o, int rootless, struct st_net_plan *p, st
 	p->outside = gateway_for(&p->inside);
 	if (ret == 0 && o->ipv6)
 		ret = plan_ipv6(nl, o, rootless, p, err);
-	p->batch = o->net_batch;
+	p->batch = o->batch;
 	return ret;
 }
 

@@ -36,52 +36,6 @@ const char *const st_nb_path_names[ST_NB_PATH_COUNT] = {
 	[ST_NB_MACVLAN] = "macvlan",
 };
 
-int st_nb_parse_paths(const char *text, unsigned int *mask, struct st_error *err)
-{
-	char buf[128];
-	char *save = NULL, *tok;
-
-	if (strlen(text) >= sizeof(buf))
-		return st_error_usage(err, "--paths: list too long");
-	snprintf(buf, sizeof(buf), "%s", text);
-	*mask = 0;
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		int found = 0;
-
-		if (strcmp(tok, "all") == 0) {
-			*mask |= ST_NB_ALL_PATHS;
-			continue;
-		}
-		for (int p = 0; p < ST_NB_PATH_COUNT; p++) {
-			if (strcmp(tok, st_nb_path_names[p]) == 0) {
-				*mask |= 1u << p;
-				found = 1;
-			}
-		}
-		if (!found)
-			return st_error_usage(err, "--paths: unknown path '%s' (known: host,veth,bridge,host-to-sandbox,macvlan,all)", tok);
-	}
-	if (!*mask)
-		return st_error_usage(err, "--paths: empty list (known: host,veth,bridge,host-to-sandbox,macvlan,all)");
-	return 0;
-}
-
-int st_nb_parse_duration(const char *text, double *out, struct st_error *err)
-{
-	char *end = NULL;
-	double v;
-
-	errno = 0;
-	v = strtod(text, &end);
-	if (!*text || errno || !end || *end || !isfinite(v) || text[0] == '-' || text[0] == '+')
-		return st_error_usage(err, "--duration: '%s' is not a number of seconds", text);
-	if (v <= ST_NB_MIN_DURATION_S || v > ST_NB_MAX_DURATION_S)
-		return st_error_usage(err, "--duration: %s is out of range (more than 0, at most 3600 seconds)",
-				      text);
-	*out = v;
-	return 0;
-}
-
 double st_nb_warmup_s(double duration_s)
 {
 	return duration_s / 2 < 1.0 ? duration_s / 2 : 1.0;

@@ -34,7 +34,7 @@ double st_report_increment(const struct st_measurement *m, size_t i, enum st_fig
 
 int st_report_write(const struct st_report *r, FILE *out, struct st_error *err)
 {
-	switch (r->opts->format) {
+	switch (r->out->format) {
 	case ST_FORMAT_JSON:
 		return st_report_write_json(r, out, err);
 	case ST_FORMAT_CSV:
@@ -67,7 +67,7 @@ void st_report_progress_done(void)
 
 int st_orphans_write(const struct st_orphans_report *r, FILE *out, struct st_error *err)
 {
-	switch (r->opts->format) {
+	switch (r->out->format) {
 	case ST_FORMAT_JSON:
 		return st_orphans_write_json(r, out, err);
 	case ST_FORMAT_CSV:
@@ -88,7 +88,7 @@ int st_nb_report_write(const void *ctx, FILE *out, struct st_error *err)
 {
 	const struct st_nb_report *r = ctx;
 
-	switch (r->opts->format) {
+	switch (r->out->format) {
 	case ST_FORMAT_JSON:
 		return st_nb_write_json(r, out, err);
 	case ST_FORMAT_CSV:
@@ -119,20 +119,20 @@ size_t st_nb_report_notes(const struct st_nb_report *r, char notes[][ST_NB_NOTE_
 	else
 		NOTE("CPU placement: not pinned; the scheduler placed server and client on any of %d CPUs, and may move them between runs (pin all to one with --cpu, server and client apart with --cpu-pin).",
 		     r->host->cpus);
-	if (r->opts->streams > 1)
+	if (r->cfg->streams > 1)
 		NOTE("Throughput: %u TCP connections at once, written in turn by one client process (MSG_DONTWAIT, poll when none takes more) and read in turn by one server process, %llu-byte writes for %g s after %g s of warm-up; every connection's bytes are counted at both ends; Gbit/s = all bytes received * 8 / (first measured byte to the last connection's EOF). Runs interleave across paths, rotating the order each round.",
-		     r->opts->streams, (unsigned long long)r->opts->size, r->opts->duration_s,
-		     st_nb_warmup_s(r->opts->duration_s));
+		     r->cfg->streams, (unsigned long long)r->cfg->size, r->cfg->duration_s,
+		     st_nb_warmup_s(r->cfg->duration_s));
 	else
 		NOTE("Throughput: one TCP stream of %llu-byte writes for %g s after %g s of warm-up on the same connection; Gbit/s = bytes the receiver counted * 8 / (sender's first measured byte to receiver's EOF). Runs interleave across paths, rotating the order each round.",
-		     (unsigned long long)r->opts->size, r->opts->duration_s, st_nb_warmup_s(r->opts->duration_s));
-	if (r->opts->udp)
+		     (unsigned long long)r->cfg->size, r->cfg->duration_s, st_nb_warmup_s(r->cfg->duration_s));
+	if (r->cfg->udp)
 		NOTE("UDP (--udp, a stream, not request/response): datagrams as large as the client's MTU allows without fragments (at most --size), sent as fast as send(2) returns for %g s after %g s of warm-up; sent Gbit/s counts what send(2) took, received Gbit/s what the receiver counted, both over the sender's measured time; loss = 1 - datagrams received / sent.",
-		     r->opts->duration_s, st_nb_warmup_s(r->opts->duration_s));
-	if (r->opts->rr)
+		     r->cfg->duration_s, st_nb_warmup_s(r->cfg->duration_s));
+	if (r->cfg->rr)
 		NOTE("Latency: 1-byte request and response over one TCP_NODELAY connection, one transaction at a time, for %g s per run; p50/p99 from a log-linear histogram (buckets at most 1.6%% wide). %s",
-		     r->opts->duration_s,
-		     r->opts->busy_poll ? "--busy-poll: both ends spin on MSG_DONTWAIT reads and ask for SO_BUSY_POLL, so no wake-up of a sleeping receiver is in a round trip; each end keeps a CPU busy."
+		     r->cfg->duration_s,
+		     r->cfg->busy_poll ? "--busy-poll: both ends spin on MSG_DONTWAIT reads and ask for SO_BUSY_POLL, so no wake-up of a sleeping receiver is in a round trip; each end keeps a CPU busy."
 					: "Both ends sleep in read(2) until the byte arrives: a round trip includes two wake-ups (--busy-poll takes them out).");
 	if (r->paths[ST_NB_MACVLAN].measured)
 		NOTE("macvlan: server and client each on a bridge-mode macvlan of one parent (a veth end in the lab's base namespace, for carrier; dummy is not in every kernel); the frames go from one macvlan to the other without touching the parent or a bridge.");

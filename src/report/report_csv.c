@@ -189,7 +189,7 @@ int st_nb_write_csv(const struct st_nb_report *r, FILE *out, struct st_error *er
 		else
 			fputs(",,", out);
 		fprintf(out, "%u,", p->nstreams);
-		if (r->opts->udp && p->udp.sent_datagrams)
+		if (r->cfg->udp && p->udp.sent_datagrams)
 			fprintf(out, "%u,%.6f,%.6f,%.6f\n", p->udp.datagram, st_nb_udp_sent_gbps(&p->udp),
 				st_nb_udp_received_gbps(&p->udp), st_nb_udp_loss(&p->udp));
 		else

@@ -48,7 +48,7 @@ static json_t *layer_names_json(unsigned int mask)
 
 static json_t *config_json(const struct st_report *r)
 {
-	const struct st_opts *o = r->opts;
+	const struct st_report_config *o = r->config;
 
 	return json_pack("{s:o,s:s,s:I,s:I,s:I,s:o,s:b,s:o}", "ns", layer_names_json(r->mask), "net",
 			 st_net_mode_names[o->net], "repeat", (json_int_t)o->repeat, "warmup",
@@ -229,7 +229,7 @@ static double tv_us(struct timeval tv)
 	return (double)tv.tv_sec * 1e6 + (double)tv.tv_usec;
 }
 
-static json_t *workload_json(const struct st_opts *o, const struct st_workload *w)
+static json_t *workload_json(const struct st_report_config *o, const struct st_workload *w)
 {
 	json_t *argv = json_array();
 
@@ -325,7 +325,7 @@ json_t *st_report_json(const struct st_report *r)
 		json_object_set_new(doc, "measurement",
 				    json_pack("{s:f,s:f}", "elapsed_us", st_ns_to_us(r->m->elapsed_ns),
 					      "deferred_wait_us", st_ns_to_us(r->m->deferred_wait_ns)));
-	if (r->opts->command == ST_CMD_RUN) {
+	if (r->config->run) {
 		json_object_set_new(doc, "steps", steps_json(r->steps));
 		if (r->net)
 			json_object_set_new(doc, "network", network_json(r->net));
@@ -334,7 +334,7 @@ json_t *st_report_json(const struct st_report *r)
 		if (r->harden)
 			json_object_set_new(doc, "security", security_json(r->harden, !!(r->mask & ST_LAYER_BIT(ST_LAYER_USER))));
 		json_object_set_new(doc, "workload",
-				    r->workload ? workload_json(r->opts, r->workload) : json_null());
+				    r->workload ? workload_json(r->config, r->workload) : json_null());
 	}
 	for (size_t i = 0; i < r->nerrors; i++)
 		json_array_append_new(errors, json_string(r->errors[i]));
@@ -540,7 +540,7 @@ static json_t *udp_json(const struct st_nb_report *r, const struct st_nb_path_re
 {
 	const struct st_nb_udp *u = &p->udp;
 
-	if (!r->opts->udp)
+	if (!r->cfg->udp)
 		return json_null();
 	return json_pack("{s:s,s:I,s:I,s:I,s:I,s:I,s:o,s:o,s:o}", "mode", "stream", "datagram_bytes",
 			 (json_int_t)u->datagram, "sent_datagrams", (json_int_t)u->sent_datagrams,
@@ -571,8 +571,8 @@ static json_t *nb_path_json(const struct st_nb_report *r, int i)
 	json_object_set_new(o, "streams", streams_json(p));
 	json_object_set_new(o, "udp", udp_json(r, p));
 	json_object_set_new(o, "busy_poll",
-			    r->opts->rr ? json_pack("{s:b,s:b}", "spin", r->opts->busy_poll, "so_busy_poll",
-						    r->opts->busy_poll && p->so_busy_poll)
+			    r->cfg->rr ? json_pack("{s:b,s:b}", "spin", r->cfg->busy_poll, "so_busy_poll",
+						    r->cfg->busy_poll && p->so_busy_poll)
 					: json_null());
 	json_object_set_new(o, "cpus_seen", json_pack("{s:o,s:o}", "server", cpu_list(p->server_cpus),
 						      "client", cpu_list(p->client_cpus)));
@@ -586,7 +586,7 @@ static json_t *nb_path_core_json(const struct st_nb_report *r, int i)
 	return json_pack("{s:s,s:o,s:o,s:o,s:I,s:I,s:I,s:I,s:{s:f,s:f,s:o,s:o}}", "path",
 			 st_nb_path_names[i], "throughput_gbps", st_report_stats_json(&p->gbps),
 			 "latency_us", latency_json(p), "transactions_per_s",
-			 r->opts->rr ? json_real(st_nb_transactions_per_s(p)) : json_null(), "retransmits",
+			 r->cfg->rr ? json_real(st_nb_transactions_per_s(p)) : json_null(), "retransmits",
 			 (json_int_t)p->retransmits, "mtu", (json_int_t)p->mtu, "bytes_sent",
 			 (json_int_t)p->bytes_sent, "bytes_received", (json_int_t)p->bytes_received, "cpu",
 			 "server_s", p->server_cpu_s, "client_s", p->client_cpu_s, "server_s_per_gb",
@@ -596,7 +596,7 @@ static json_t *nb_path_core_json(const struct st_nb_report *r, int i)
 
 json_t *st_nb_report_json(const struct st_nb_report *r)
 {
-	const struct st_opts *o = r->opts;
+	const struct st_nb_config *o = r->cfg;
 	char notes[ST_NB_MAX_NOTES][ST_NB_NOTE_MAX];
 	size_t nnotes = st_nb_report_notes(r, notes, ST_NB_MAX_NOTES);
 	json_t *doc = json_object();
@@ -606,7 +606,7 @@ json_t *st_nb_report_json(const struct st_nb_report *r)
 	json_t *config, *ratios;
 
 	for (int i = 0; i < ST_NB_PATH_COUNT; i++) {
-		if (!(o->nb_paths & (1u << i)))
+		if (!(r->path_mask & (1u << i)))
 			continue;
 		json_array_append_new(names, json_string(st_nb_path_names[i]));
 		if (r->paths[i].measured)
@@ -629,7 +629,7 @@ json_t *st_nb_report_json(const struct st_nb_report *r)
 	json_object_set_new(config, "busy_poll", json_boolean(o->busy_poll));
 	json_object_set_new(config, "udp", o->udp ? json_string("stream") : json_null());
 	json_object_set_new(config, "cpu_placement",
-			    json_pack("{s:b,s:o,s:o,s:o}", "cpu_pin", o->cpu_pin, "server_cpu",
+			    json_pack("{s:b,s:o,s:o,s:o}", "cpu_pin", r->cpu_pin, "server_cpu",
 				      r->server_cpu >= 0 ? json_integer(r->server_cpu) : json_null(),
 				      "client_cpu",
 				      r->client_cpu >= 0 ? json_integer(r->client_cpu) : json_null(),

@@ -122,7 +122,7 @@ int st_nb_write_prometheus(const struct st_nb_report *r, FILE *out, struct st_er
 		if (r->paths[i].measured)
 			fprintf(out, "sandboxtime_netbench_throughput_gbps{path=\"%s\"} %.9g\n",
 				st_nb_path_names[i], st_nb_median_gbps(&r->paths[i]));
-	if (r->opts->rr) {
+	if (r->cfg->rr) {
 		family(out, "sandboxtime_netbench_latency_us",
 		       "Latency of a 1-byte TCP request/response on the path, in microseconds.");
 		for (int i = 0; i < ST_NB_PATH_COUNT; i++) {
@@ -142,7 +142,7 @@ int st_nb_write_prometheus(const struct st_nb_report *r, FILE *out, struct st_er
 		if (r->paths[i].measured)
 			fprintf(out, "sandboxtime_netbench_retransmits{path=\"%s\"} %u\n", st_nb_path_names[i],
 				r->paths[i].retransmits);
-	if (r->opts->udp) {
+	if (r->cfg->udp) {
 		family(out, "sandboxtime_netbench_udp_received_gbps",
 		       "UDP stream: what the receiver counted, over the sender's measured time, in Gbit/s.");
 		for (int i = 0; i < ST_NB_PATH_COUNT; i++)

@@ -44,7 +44,7 @@ static const struct column cold_columns[] = {
 static void print_header(const struct st_report *r, FILE *out)
 {
 	const struct st_host *h = &r->host;
-	const struct st_opts *o = r->opts;
+	const struct st_report_config *o = r->config;
 
 	fprintf(out, "sandboxtime %s: kernel %s, %d CPUs (%s)%s, %s, ", ST_VERSION, h->kernel, h->cpus,
 		h->cpu_model[0] ? h->cpu_model : "unknown model", h->virtualized == 1 ? " in a VM" : "",
@@ -164,11 +164,11 @@ static void print_layers(const struct st_report *r, FILE *out, int tty)
 	}
 	fprintf(out, "(+: cost over the previous row; deferred: until the kernel freed the namespaces, after the reap; waited %.0f ms for it)\n",
 		st_ns_to_us(m->deferred_wait_ns) / 1000.0);
-	if (r->opts->cold_ms) {
-		fprintf(out, "\nCOLD: after %u ms idle before every sample (x: cold over warm)", r->opts->cold_ms);
+	if (r->config->cold_ms) {
+		fprintf(out, "\nCOLD: after %u ms idle before every sample (x: cold over warm)", r->config->cold_ms);
 		print_table(m, cold_columns, ARRAY_SIZE(cold_columns), out, 0);
 	}
-	if (r->opts->verbose)
+	if (r->out->verbose)
 		print_samples(m, out);
 }
 
@@ -332,7 +332,7 @@ int st_orphans_write_table(const struct st_orphans_report *r, FILE *out, struct 
 		const struct st_netns *ns = &s->v[i];
 		char ifs[256], nsid[16], text[PATH_MAX + 64];
 
-		if (ns->state == ST_NETNS_UNVERIFIED || (ns->state == ST_NETNS_ACTIVE && !r->opts->all))
+		if (ns->state == ST_NETNS_UNVERIFIED || (ns->state == ST_NETNS_ACTIVE && !r->all))
 			continue;
 		if (!shown++)
 			fprintf(out, "%12s %-7s %5s %5s %-24s %s\n", "NS", "STATE", "PROCS", "NSID",
@@ -399,7 +399,7 @@ static void nb_udp_table(const struct st_nb_report *r, FILE *out)
 int st_nb_write_table(const struct st_nb_report *r, FILE *out, struct st_error *err)
 {
 	const struct st_host *h = r->host;
-	const struct st_opts *o = r->opts;
+	const struct st_nb_config *o = r->cfg;
 	char notes[ST_NB_MAX_NOTES][ST_NB_NOTE_MAX];
 	size_t nnotes = st_nb_report_notes(r, notes, ST_NB_MAX_NOTES);
 

@@ -3,7 +3,10 @@
  * st_cli_parse(): defaults of DESIGN.md, both spellings of long options,
  * subcommands, and a usage error that names the option for every bad input.
  */
+#include <getopt.h>
 #include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -41,25 +44,25 @@ static void test_defaults(void **state)
 
 	assert_int_equal(PARSE(&o, &err, "--", "true"), 0);
 	assert_int_equal(o.command, ST_CMD_RUN);
-	assert_int_equal(o.repeat, 20);
-	assert_int_equal(o.warmup, 3);
-	assert_int_equal(o.deferred_repeat, 10);
-	assert_int_equal(o.ns_mask, ST_LAYERS_ALL);
-	assert_int_equal(o.ns_explicit, 0);
-	assert_int_equal(o.net, ST_NET_NONE);
-	assert_int_equal(o.format, ST_FORMAT_TABLE);
-	assert_int_equal(o.cpu, -1);
-	assert_int_equal(o.cold_ms, 0);
-	assert_int_equal(o.alone, 0);
-	assert_int_equal(o.quiet, 0);
-	assert_int_equal(o.verbose, 0);
-	assert_int_equal(o.no_init, 0);
-	assert_null(o.output);
+	assert_int_equal(o.run.measure.repeat, 20);
+	assert_int_equal(o.run.measure.warmup, 3);
+	assert_int_equal(o.run.measure.deferred_repeat, 10);
+	assert_int_equal(o.run.measure.ns_mask, ST_LAYERS_ALL);
+	assert_int_equal(o.run.measure.ns_explicit, 0);
+	assert_int_equal(o.run.net.mode, ST_NET_NONE);
+	assert_int_equal(o.out.format, ST_FORMAT_TABLE);
+	assert_int_equal(o.out.cpu, -1);
+	assert_int_equal(o.run.measure.cold_ms, 0);
+	assert_int_equal(o.run.measure.alone, 0);
+	assert_int_equal(o.out.quiet, 0);
+	assert_int_equal(o.out.verbose, 0);
+	assert_int_equal(o.run.no_init, 0);
+	assert_null(o.out.path);
 	/* NULL: the run applies "sandbox"; a given one needs the uts layer. */
-	assert_null(o.hostname);
-	assert_non_null(o.argv);
-	assert_string_equal(o.argv[0], "true");
-	assert_null(o.argv[1]);
+	assert_null(o.run.hostname);
+	assert_non_null(o.run.argv);
+	assert_string_equal(o.run.argv[0], "true");
+	assert_null(o.run.argv[1]);
 }
 
 static void test_deferred_repeat_default(void **state)
@@ -69,17 +72,17 @@ static void test_deferred_repeat_default(void **state)
 
 	/* min(repeat, 10) */
 	assert_int_equal(PARSE(&o, &err, "--repeat=5", "--", "true"), 0);
-	assert_int_equal(o.deferred_repeat, 5);
+	assert_int_equal(o.run.measure.deferred_repeat, 5);
 	assert_int_equal(PARSE(&o, &err, "--repeat=50", "--", "true"), 0);
-	assert_int_equal(o.deferred_repeat, 10);
+	assert_int_equal(o.run.measure.deferred_repeat, 10);
 	assert_int_equal(PARSE(&o, &err, "--repeat=10", "--", "true"), 0);
-	assert_int_equal(o.deferred_repeat, 10);
+	assert_int_equal(o.run.measure.deferred_repeat, 10);
 	/* Given explicitly, it wins, in either order. */
 	assert_int_equal(PARSE(&o, &err, "--deferred-repeat=7", "--repeat=3", "--", "true"), 0);
-	assert_int_equal(o.deferred_repeat, 7);
-	assert_int_equal(o.repeat, 3);
+	assert_int_equal(o.run.measure.deferred_repeat, 7);
+	assert_int_equal(o.run.measure.repeat, 3);
 	assert_int_equal(PARSE(&o, &err, "--repeat=50", "--deferred-repeat", "0", "--", "true"), 0);
-	assert_int_equal(o.deferred_repeat, 0);
+	assert_int_equal(o.run.measure.deferred_repeat, 0);
 }
 
 static void test_equals_and_separate_value(void **state)
@@ -95,22 +98,22 @@ static void test_equals_and_separate_value(void **state)
 			       "--format", "csv", "--cpu", "1", "--cold", "50", "--hostname", "box",
 			       "--net", "host", "--", "true"),
 			 0);
-	assert_int_equal(a.repeat, 7);
-	assert_int_equal(b.repeat, 7);
-	assert_int_equal(a.warmup, 0);
-	assert_int_equal(b.warmup, 0);
-	assert_int_equal(a.format, ST_FORMAT_CSV);
-	assert_int_equal(b.format, ST_FORMAT_CSV);
-	assert_int_equal(a.cpu, 1);
-	assert_int_equal(b.cpu, 1);
-	assert_int_equal(a.cold_ms, 50);
-	assert_int_equal(b.cold_ms, 50);
-	assert_string_equal(a.hostname, "box");
-	assert_string_equal(b.hostname, "box");
-	assert_int_equal(a.net, ST_NET_HOST);
-	assert_int_equal(b.net, ST_NET_HOST);
-	assert_int_equal(a.ns_mask, ST_LAYER_BIT(ST_LAYER_USER) | ST_LAYER_BIT(ST_LAYER_UTS) | ST_LAYER_BIT(ST_LAYER_PID));
-	assert_int_equal(b.ns_mask, a.ns_mask);
+	assert_int_equal(a.run.measure.repeat, 7);
+	assert_int_equal(b.run.measure.repeat, 7);
+	assert_int_equal(a.run.measure.warmup, 0);
+	assert_int_equal(b.run.measure.warmup, 0);
+	assert_int_equal(a.out.format, ST_FORMAT_CSV);
+	assert_int_equal(b.out.format, ST_FORMAT_CSV);
+	assert_int_equal(a.out.cpu, 1);
+	assert_int_equal(b.out.cpu, 1);
+	assert_int_equal(a.run.measure.cold_ms, 50);
+	assert_int_equal(b.run.measure.cold_ms, 50);
+	assert_string_equal(a.run.hostname, "box");
+	assert_string_equal(b.run.hostname, "box");
+	assert_int_equal(a.run.net.mode, ST_NET_HOST);
+	assert_int_equal(b.run.net.mode, ST_NET_HOST);
+	assert_int_equal(a.run.measure.ns_mask, ST_LAYER_BIT(ST_LAYER_USER) | ST_LAYER_BIT(ST_LAYER_UTS) | ST_LAYER_BIT(ST_LAYER_PID));
+	assert_int_equal(b.run.measure.ns_mask, a.run.measure.ns_mask);
 }
 
 static void test_flags(void **state)
@@ -119,13 +122,13 @@ static void test_flags(void **state)
 	struct st_error err = { 0 };
 
 	assert_int_equal(PARSE(&o, &err, "--alone", "-q", "-v", "--no-init", "--", "true"), 0);
-	assert_int_equal(o.alone, 1);
-	assert_int_equal(o.quiet, 1);
-	assert_int_equal(o.verbose, 1);
-	assert_int_equal(o.no_init, 1);
+	assert_int_equal(o.run.measure.alone, 1);
+	assert_int_equal(o.out.quiet, 1);
+	assert_int_equal(o.out.verbose, 1);
+	assert_int_equal(o.run.no_init, 1);
 	assert_int_equal(PARSE(&o, &err, "--quiet", "--verbose", "--", "true"), 0);
-	assert_int_equal(o.quiet, 1);
-	assert_int_equal(o.verbose, 1);
+	assert_int_equal(o.out.quiet, 1);
+	assert_int_equal(o.out.verbose, 1);
 }
 
 static void test_json_short(void **state)
@@ -134,18 +137,18 @@ static void test_json_short(void **state)
 	struct st_error err = { 0 };
 
 	assert_int_equal(PARSE(&o, &err, "-J", "--", "true"), 0);
-	assert_int_equal(o.format, ST_FORMAT_JSON);
+	assert_int_equal(o.out.format, ST_FORMAT_JSON);
 	assert_int_equal(PARSE(&o, &err, "--json", "--", "true"), 0);
-	assert_int_equal(o.format, ST_FORMAT_JSON);
+	assert_int_equal(o.out.format, ST_FORMAT_JSON);
 	assert_int_equal(PARSE(&o, &err, "--format=json", "--", "true"), 0);
-	assert_int_equal(o.format, ST_FORMAT_JSON);
+	assert_int_equal(o.out.format, ST_FORMAT_JSON);
 	/* Short options cluster: -qJ is -q -J. */
 	assert_int_equal(PARSE(&o, &err, "-qJ", "--", "true"), 0);
-	assert_int_equal(o.format, ST_FORMAT_JSON);
-	assert_int_equal(o.quiet, 1);
+	assert_int_equal(o.out.format, ST_FORMAT_JSON);
+	assert_int_equal(o.out.quiet, 1);
 	/* The last one wins, as with any repeated option. */
 	assert_int_equal(PARSE(&o, &err, "-J", "--format=table", "--", "true"), 0);
-	assert_int_equal(o.format, ST_FORMAT_TABLE);
+	assert_int_equal(o.out.format, ST_FORMAT_TABLE);
 }
 
 static void test_output(void **state)
@@ -154,13 +157,13 @@ static void test_output(void **state)
 	struct st_error err = { 0 };
 
 	assert_int_equal(PARSE(&o, &err, "-o", "r.json", "--", "true"), 0);
-	assert_string_equal(o.output, "r.json");
+	assert_string_equal(o.out.path, "r.json");
 	assert_int_equal(PARSE(&o, &err, "-or2.json", "--", "true"), 0);
-	assert_string_equal(o.output, "r2.json");
+	assert_string_equal(o.out.path, "r2.json");
 	assert_int_equal(PARSE(&o, &err, "--output=r3.json", "--", "true"), 0);
-	assert_string_equal(o.output, "r3.json");
+	assert_string_equal(o.out.path, "r3.json");
 	assert_int_equal(PARSE(&o, &err, "--output", "r4.json", "--", "true"), 0);
-	assert_string_equal(o.output, "r4.json");
+	assert_string_equal(o.out.path, "r4.json");
 	assert_usage(PARSE(&o, &err, "--output=", "--", "true"), &err, "--output");
 	assert_usage(PARSE(&o, &err, "-o", "", "--", "true"), &err, "--output");
 }
@@ -193,14 +196,14 @@ static void test_layers_command(void **state)
 
 	assert_int_equal(st_cli_parse(2, argv, &o, &err), 0);
 	assert_int_equal(o.command, ST_CMD_LAYERS);
-	assert_null(o.argv);
-	assert_int_equal(o.repeat, 20);
+	assert_null(o.run.argv);
+	assert_int_equal(o.run.measure.repeat, 20);
 	assert_int_equal(PARSE(&o, &err, "layers", "--repeat", "2", "--ns=uts,user", "-J"), 0);
 	assert_int_equal(o.command, ST_CMD_LAYERS);
-	assert_int_equal(o.repeat, 2);
-	assert_int_equal(o.deferred_repeat, 2);
-	assert_int_equal(o.format, ST_FORMAT_JSON);
-	assert_int_equal(o.ns_mask, ST_LAYER_BIT(ST_LAYER_USER) | ST_LAYER_BIT(ST_LAYER_UTS));
+	assert_int_equal(o.run.measure.repeat, 2);
+	assert_int_equal(o.run.measure.deferred_repeat, 2);
+	assert_int_equal(o.out.format, ST_FORMAT_JSON);
+	assert_int_equal(o.run.measure.ns_mask, ST_LAYER_BIT(ST_LAYER_USER) | ST_LAYER_BIT(ST_LAYER_UTS));
 	/* layers runs no command: an operand is an error that names it. */
 	assert_usage(PARSE(&o, &err, "layers", "ls"), &err, "'ls'");
 	assert_usage(PARSE(&o, &err, "layers", "--", "ls"), &err, "'ls'");
@@ -213,8 +216,8 @@ static void test_repeat_zero(void **state)
 
 	/* A run with --repeat=0 skips the calibration (DESIGN.md). */
 	assert_int_equal(PARSE(&o, &err, "--repeat=0", "--", "true"), 0);
-	assert_int_equal(o.repeat, 0);
-	assert_int_equal(o.deferred_repeat, 0);
+	assert_int_equal(o.run.measure.repeat, 0);
+	assert_int_equal(o.run.measure.deferred_repeat, 0);
 	/* layers would measure nothing. */
 	assert_usage(PARSE(&o, &err, "layers", "--repeat=0"), &err, "--repeat");
 	assert_usage(PARSE(&o, &err, "layers", "--repeat", "0"), &err, "--repeat");
@@ -339,8 +342,8 @@ static void test_option_value_is_not_dashdash(void **state)
 	assert_usage(PARSE(&o, &err, "--hostname", "--", "hostname"), &err, "'--'");
 	/* With a real separator after the value, all is well. */
 	assert_int_equal(PARSE(&o, &err, "-o", "--", "--", "true"), 0);
-	assert_string_equal(o.output, "--");
-	assert_string_equal(o.argv[0], "true");
+	assert_string_equal(o.out.path, "--");
+	assert_string_equal(o.run.argv[0], "true");
 }
 
 static void test_cmd_keeps_its_options(void **state)
@@ -350,12 +353,12 @@ static void test_cmd_keeps_its_options(void **state)
 
 	/* After "--" everything belongs to CMD, options included. */
 	assert_int_equal(PARSE(&o, &err, "--repeat=2", "--", "ls", "-l", "--repeat=9", "--"), 0);
-	assert_int_equal(o.repeat, 2);
-	assert_string_equal(o.argv[0], "ls");
-	assert_string_equal(o.argv[1], "-l");
-	assert_string_equal(o.argv[2], "--repeat=9");
-	assert_string_equal(o.argv[3], "--");
-	assert_null(o.argv[4]);
+	assert_int_equal(o.run.measure.repeat, 2);
+	assert_string_equal(o.run.argv[0], "ls");
+	assert_string_equal(o.run.argv[1], "-l");
+	assert_string_equal(o.run.argv[2], "--repeat=9");
+	assert_string_equal(o.run.argv[3], "--");
+	assert_null(o.run.argv[4]);
 }
 
 static void test_net_host(void **state)
@@ -364,15 +367,15 @@ static void test_net_host(void **state)
 	struct st_error err = { 0 };
 
 	assert_int_equal(PARSE(&o, &err, "--net=host", "--", "true"), 0);
-	assert_int_equal(o.net, ST_NET_HOST);
-	assert_int_equal(o.ns_mask, ST_LAYERS_ALL & ~ST_LAYER_BIT(ST_LAYER_NET));
+	assert_int_equal(o.run.net.mode, ST_NET_HOST);
+	assert_int_equal(o.run.measure.ns_mask, ST_LAYERS_ALL & ~ST_LAYER_BIT(ST_LAYER_NET));
 	/* "all" names nothing one by one, so no conflict either way round. */
 	assert_int_equal(PARSE(&o, &err, "--ns=all", "--net=host", "--", "true"), 0);
-	assert_int_equal(o.ns_mask, ST_LAYERS_ALL & ~ST_LAYER_BIT(ST_LAYER_NET));
+	assert_int_equal(o.run.measure.ns_mask, ST_LAYERS_ALL & ~ST_LAYER_BIT(ST_LAYER_NET));
 	assert_int_equal(PARSE(&o, &err, "--net=host", "--ns=user,pid", "--", "true"), 0);
-	assert_int_equal(o.ns_mask, ST_LAYER_BIT(ST_LAYER_USER) | ST_LAYER_BIT(ST_LAYER_PID));
+	assert_int_equal(o.run.measure.ns_mask, ST_LAYER_BIT(ST_LAYER_USER) | ST_LAYER_BIT(ST_LAYER_PID));
 	assert_int_equal(PARSE(&o, &err, "--net=none", "--", "true"), 0);
-	assert_int_equal(o.ns_mask, ST_LAYERS_ALL);
+	assert_int_equal(o.run.measure.ns_mask, ST_LAYERS_ALL);
 }
 
 static void test_net_host_conflicts(void **state)
@@ -395,19 +398,19 @@ static void test_net_modes(void **state)
 	assert_usage(PARSE(&o, &err, "--net=bogus", "--", "true"), &err, "'bogus'");
 	assert_true(strstr(err.msg, "--net") != NULL);
 	assert_int_equal(PARSE(&o, &err, "--net=veth", "--", "true"), 0);
-	assert_int_equal(o.net, ST_NET_VETH);
+	assert_int_equal(o.run.net.mode, ST_NET_VETH);
 	assert_int_equal(PARSE(&o, &err, "--net", "bridge", "--mtu=9000", "--", "true"), 0);
-	assert_int_equal(o.net, ST_NET_BRIDGE);
-	assert_int_equal(o.mtu, 9000);
+	assert_int_equal(o.run.net.mode, ST_NET_BRIDGE);
+	assert_int_equal(o.run.net.mtu, 9000);
 	/* Wiring needs a network namespace to wire. */
 	assert_usage(PARSE(&o, &err, "--ns=uts", "--net=veth", "--", "true"), &err, "net layer");
 	assert_usage(PARSE(&o, &err, "--addr=10.0.0.2/30", "--", "true"), &err, "--addr");
 	assert_usage(PARSE(&o, &err, "--net=veth", "--bridge=br0", "--", "true"), &err, "--bridge");
 	/* join: a target, and no network namespace of its own. */
 	assert_int_equal(PARSE(&o, &err, "--net=join:/run/netns/x", "--", "true"), 0);
-	assert_int_equal(o.net, ST_NET_JOIN);
-	assert_string_equal(o.join, "/run/netns/x");
-	assert_false(o.ns_mask & ST_LAYER_BIT(ST_LAYER_NET));
+	assert_int_equal(o.run.net.mode, ST_NET_JOIN);
+	assert_string_equal(o.run.net.join, "/run/netns/x");
+	assert_false(o.run.measure.ns_mask & ST_LAYER_BIT(ST_LAYER_NET));
 	assert_usage(PARSE(&o, &err, "--net=join:", "--", "true"), &err, "join");
 	assert_usage(PARSE(&o, &err, "--ns=net", "--net=join:1", "--", "true"), &err, "--net=join");
 	/* layers measures namespaces: the wiring belongs to a run. */
@@ -422,19 +425,19 @@ static void test_ipv6_options(void **state)
 	char text[64];
 
 	assert_int_equal(PARSE(&o, &err, "--net=veth", "--", "true"), 0);
-	assert_false(o.ipv6);
-	assert_false(o.net_batch);
+	assert_false(o.run.net.ipv6);
+	assert_false(o.run.net.batch);
 	assert_int_equal(PARSE(&o, &err, "--net=veth", "--ipv6", "--", "true"), 0);
-	assert_true(o.ipv6);
-	assert_false(o.addr6_given);
+	assert_true(o.run.net.ipv6);
+	assert_false(o.run.net.addr6_given);
 	assert_int_equal(PARSE(&o, &err, "--net=bridge", "--addr6", "fd5b:7e1d:ab00:99::5/64", "--", "true"), 0);
-	assert_true(o.ipv6);
-	assert_true(o.addr6_given);
-	st_ip6_format(&o.addr6, text, sizeof(text));
+	assert_true(o.run.net.ipv6);
+	assert_true(o.run.net.addr6_given);
+	st_ip6_format(&o.run.net.addr6, text, sizeof(text));
 	assert_string_equal(text, "fd5b:7e1d:ab00:99::5/64");
 	assert_int_equal(PARSE(&o, &err, "--net=veth", "--addr6=fd00::2/126", "--", "true"), 0);
 	assert_int_equal(PARSE(&o, &err, "--net=veth", "--net-batch", "--", "true"), 0);
-	assert_true(o.net_batch);
+	assert_true(o.run.net.batch);
 	/* Bad addresses: the syntax, outside fd00::/8, the prefix, the network's own address. */
 	assert_usage(PARSE(&o, &err, "--net=veth", "--addr6=garbage", "--", "true"), &err, "--addr6");
 	assert_usage(PARSE(&o, &err, "--net=veth", "--addr6=fd00::5", "--", "true"), &err, "--addr6");
@@ -463,10 +466,10 @@ static void test_ns_option(void **state)
 	struct st_error err = { 0 };
 
 	assert_int_equal(PARSE(&o, &err, "--ns=net,user", "--", "true"), 0);
-	assert_int_equal(o.ns_mask, ST_LAYER_BIT(ST_LAYER_USER) | ST_LAYER_BIT(ST_LAYER_NET));
-	assert_int_equal(o.ns_explicit, o.ns_mask);
+	assert_int_equal(o.run.measure.ns_mask, ST_LAYER_BIT(ST_LAYER_USER) | ST_LAYER_BIT(ST_LAYER_NET));
+	assert_int_equal(o.run.measure.ns_explicit, o.run.measure.ns_mask);
 	assert_int_equal(PARSE(&o, &err, "--ns=none", "--", "true"), 0);
-	assert_int_equal(o.ns_mask, 0);
+	assert_int_equal(o.run.measure.ns_mask, 0);
 	/* The message of DESIGN.md, word for word (main.c adds "sandboxtime: "). */
 	assert_usage(PARSE(&o, &err, "--ns=utz", "--", "true"), &err, "utz");
 	assert_string_equal(err.msg,
@@ -501,8 +504,8 @@ static void test_unknown_subcommand(void **state)
 	assert_true(strstr(err.msg, "cpu") != NULL);
 	assert_int_equal(PARSE(&o, &err, "bench", "cpu", "--repeat=3"), 0);
 	assert_int_equal(o.command, ST_CMD_BENCH);
-	assert_string_equal(o.bench, "cpu");
-	assert_int_equal(o.repeat, 3);
+	assert_string_equal(o.bench.name, "cpu");
+	assert_int_equal(o.bench.measure.repeat, 3);
 	/* A subcommand is only the first word. */
 	assert_usage(PARSE(&o, &err, "--repeat=2", "layers"), &err, "'--'");
 }
@@ -514,16 +517,16 @@ static void test_orphans(void **state)
 
 	assert_int_equal(PARSE(&o, &err, "orphans"), 0);
 	assert_int_equal(o.command, ST_CMD_ORPHANS);
-	assert_int_equal(o.format, ST_FORMAT_TABLE);
-	assert_int_equal(o.all, 0);
+	assert_int_equal(o.out.format, ST_FORMAT_TABLE);
+	assert_int_equal(o.orphans.all, 0);
 	assert_int_equal(PARSE(&o, &err, "orphans", "-J", "--all", "-q", "-o", "x.json"), 0);
-	assert_int_equal(o.format, ST_FORMAT_JSON);
-	assert_true(o.all && o.quiet);
-	assert_string_equal(o.output, "x.json");
+	assert_int_equal(o.out.format, ST_FORMAT_JSON);
+	assert_true(o.orphans.all && o.out.quiet);
+	assert_string_equal(o.out.path, "x.json");
 	assert_int_equal(PARSE(&o, &err, "orphans", "--format", "prometheus"), 0);
-	assert_int_equal(o.format, ST_FORMAT_PROMETHEUS);
+	assert_int_equal(o.out.format, ST_FORMAT_PROMETHEUS);
 	assert_int_equal(PARSE(&o, &err, "orphans", "--format=csv"), 0);
-	assert_int_equal(o.format, ST_FORMAT_CSV);
+	assert_int_equal(o.out.format, ST_FORMAT_CSV);
 	assert_usage(PARSE(&o, &err, "orphans", "--format=xml"), &err, "'xml'");
 	assert_usage(PARSE(&o, &err, "orphans", "--repeat=3"), &err, "--repeat=3");
 	assert_usage(PARSE(&o, &err, "orphans", "--ns", "net"), &err, "--ns");
@@ -531,16 +534,16 @@ static void test_orphans(void **state)
 	assert_usage(PARSE(&o, &err, "orphans", "--bogus"), &err, "--bogus");
 	/* --cleanup and its options: the default --min-age, repeatable --cleanup-path. */
 	assert_int_equal(PARSE(&o, &err, "orphans", "--cleanup"), 0);
-	assert_true(o.cleanup && !o.dry_run);
-	assert_int_equal(o.min_age_s, 60);
-	assert_int_equal(o.ncleanup_paths, 0);
+	assert_true(o.orphans.cleanup && !o.orphans.dry_run);
+	assert_int_equal(o.orphans.min_age_s, 60);
+	assert_int_equal(o.orphans.ncleanup_paths, 0);
 	assert_int_equal(PARSE(&o, &err, "orphans", "--cleanup", "--dry-run", "--min-age=0",
 			       "--cleanup-path", "/a b", "--cleanup-path=/c"), 0);
-	assert_true(o.cleanup && o.dry_run);
-	assert_int_equal(o.min_age_s, 0);
-	assert_int_equal(o.ncleanup_paths, 2);
-	assert_string_equal(o.cleanup_paths[0], "/a b");
-	assert_string_equal(o.cleanup_paths[1], "/c");
+	assert_true(o.orphans.cleanup && o.orphans.dry_run);
+	assert_int_equal(o.orphans.min_age_s, 0);
+	assert_int_equal(o.orphans.ncleanup_paths, 2);
+	assert_string_equal(o.orphans.cleanup_paths[0], "/a b");
+	assert_string_equal(o.orphans.cleanup_paths[1], "/c");
 	assert_usage(PARSE(&o, &err, "orphans", "--cleanup", "--min-age=-1"), &err, "--min-age");
 	assert_usage(PARSE(&o, &err, "orphans", "--cleanup", "--min-age=1y"), &err, "--min-age");
 	assert_usage(PARSE(&o, &err, "orphans", "--cleanup", "--cleanup-path="), &err, "--cleanup-path");
@@ -567,23 +570,23 @@ static void test_netbench(void **state)
 
 	assert_int_equal(PARSE(&o, &err, "netbench"), 0);
 	assert_int_equal(o.command, ST_CMD_NETBENCH);
-	assert_int_equal(o.nb_paths, ST_NB_DEFAULT_PATHS);
-	assert_true(o.duration_s == 3.0);
-	assert_int_equal(o.streams, 1);
-	assert_false(o.busy_poll || o.udp || o.cpu_pin);
-	assert_int_equal(o.repeat, 3);
-	assert_int_equal(o.size, 131072);
-	assert_int_equal(o.rr, 1);
+	assert_int_equal(o.netbench.paths, ST_NB_DEFAULT_PATHS);
+	assert_true(o.netbench.duration_s == 3.0);
+	assert_int_equal(o.netbench.streams, 1);
+	assert_false(o.netbench.busy_poll || o.netbench.udp || o.netbench.cpu_pin);
+	assert_int_equal(o.netbench.repeat, 3);
+	assert_int_equal(o.netbench.size, 131072);
+	assert_int_equal(o.netbench.rr, 1);
 	assert_int_equal(PARSE(&o, &err, "netbench", "--paths=veth,host", "--duration=0.5",
 			       "--repeat", "1", "--size=1", "--no-rr", "--mtu=9000",
 			       "--format=prometheus"), 0);
-	assert_int_equal(o.nb_paths, (1u << ST_NB_HOST) | (1u << ST_NB_VETH));
-	assert_true(o.duration_s == 0.5);
-	assert_int_equal(o.repeat, 1);
-	assert_int_equal(o.size, 1);
-	assert_int_equal(o.rr, 0);
-	assert_int_equal(o.mtu, 9000);
-	assert_int_equal(o.format, ST_FORMAT_PROMETHEUS);
+	assert_int_equal(o.netbench.paths, (1u << ST_NB_HOST) | (1u << ST_NB_VETH));
+	assert_true(o.netbench.duration_s == 0.5);
+	assert_int_equal(o.netbench.repeat, 1);
+	assert_int_equal(o.netbench.size, 1);
+	assert_int_equal(o.netbench.rr, 0);
+	assert_int_equal(o.netbench.mtu, 9000);
+	assert_int_equal(o.out.format, ST_FORMAT_PROMETHEUS);
 	assert_usage(PARSE(&o, &err, "netbench", "--duration=0"), &err, "--duration");
 	assert_usage(PARSE(&o, &err, "netbench", "--duration=-1"), &err, "--duration");
 	assert_usage(PARSE(&o, &err, "netbench", "--duration=3601"), &err, "--duration");
@@ -602,9 +605,9 @@ static void test_netbench(void **state)
 	assert_usage(PARSE(&o, &err, "netbench", "--", "true"), &err, "netbench");
 	assert_int_equal(PARSE(&o, &err, "netbench", "--streams=64", "--busy-poll", "--udp",
 			       "--cpu-pin", "--paths=all"), 0);
-	assert_int_equal(o.streams, 64);
-	assert_true(o.busy_poll && o.udp && o.cpu_pin);
-	assert_int_equal(o.nb_paths, ST_NB_ALL_PATHS);
+	assert_int_equal(o.netbench.streams, 64);
+	assert_true(o.netbench.busy_poll && o.netbench.udp && o.netbench.cpu_pin);
+	assert_int_equal(o.netbench.paths, ST_NB_ALL_PATHS);
 	assert_usage(PARSE(&o, &err, "netbench", "--streams=65"), &err, "--streams");
 	assert_usage(PARSE(&o, &err, "netbench", "--streams=0"), &err, "--streams");
 	assert_usage(PARSE(&o, &err, "netbench", "--cpu-pin", "--cpu=0"), &err, "--cpu-pin");
@@ -627,14 +630,14 @@ static void test_repeated_parsing(void **state)
 		assert_usage(PARSE(&o, &err, "--repeat=x", "--", "true"), &err, "--repeat");
 		assert_int_equal(PARSE(&o, &err, "layers", "--warmup=1"), 0);
 		assert_int_equal(o.command, ST_CMD_LAYERS);
-		assert_int_equal(o.warmup, 1);
+		assert_int_equal(o.run.measure.warmup, 1);
 		assert_int_equal(PARSE(&o, &err, "--repeat=4", "--", "true"), 0);
 		assert_int_equal(o.command, ST_CMD_RUN);
-		assert_int_equal(o.repeat, 4);
-		assert_int_equal(o.warmup, 3);
+		assert_int_equal(o.run.measure.repeat, 4);
+		assert_int_equal(o.run.measure.warmup, 3);
 		assert_usage(PARSE(&o, &err, "--missing"), &err, "--missing");
 		assert_int_equal(PARSE(&o, &err, "-o", "x", "--", "true"), 0);
-		assert_string_equal(o.output, "x");
+		assert_string_equal(o.out.path, "x");
 	}
 }
 
@@ -650,7 +653,7 @@ static void test_reparse_after_early_return_in_cluster(void **state)
 	assert_int_equal(PARSE(&o, &err, "-Vq"), 0);
 	assert_int_equal(o.command, ST_CMD_VERSION);
 	assert_int_equal(PARSE(&o, &err, "--", "true"), 0);
-	assert_int_equal(o.quiet, 0);
+	assert_int_equal(o.out.quiet, 0);
 	assert_int_equal(o.command, ST_CMD_RUN);
 }
 
@@ -662,7 +665,144 @@ static void test_reparse_after_error_in_cluster(void **state)
 	/* Same after an unknown option in the middle of a cluster: "-zJ". */
 	assert_usage(PARSE(&o, &err, "-zJ", "--", "true"), &err, "-z");
 	assert_int_equal(PARSE(&o, &err, "--", "true"), 0);
-	assert_int_equal(o.format, ST_FORMAT_TABLE);
+	assert_int_equal(o.out.format, ST_FORMAT_TABLE);
+}
+
+/* Every row of the option table is complete: a name, help text, a parser, a command. */
+static void test_table_rows(void **state)
+{
+	for (size_t i = 0; i < st_cli_noptions; i++) {
+		const struct st_cli_option *r = &st_cli_options[i];
+
+		assert_non_null(r->name);
+		assert_true(r->name[0] != '\0' && r->name[0] != '-');
+		assert_non_null(r->help);
+		assert_true(r->help[0] != '\0');
+		assert_non_null(r->parse);
+		assert_true((r->commands & ST_CMDS_ALL) != 0);
+		assert_int_equal(r->commands & ~ST_CMDS_ALL, 0);
+		/* --help shows a placeholder exactly when the option takes a value. */
+		assert_int_equal(r->arg_name != NULL, r->has_arg != no_argument);
+		assert_int_equal(r->alt_arg != NULL, r->alt_help != NULL);
+		for (size_t j = 0; j < i; j++) {
+			assert_string_not_equal(st_cli_options[j].name, r->name);
+			if (r->short_name)
+				assert_int_not_equal(st_cli_options[j].short_name, r->short_name);
+		}
+	}
+}
+
+/* --help is the table: each row's head and first help line, in the table's order. */
+static void test_usage_from_table(void **state)
+{
+	char *text = NULL, *at;
+	size_t len = 0, entries = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	assert_non_null(f);
+	st_cli_usage(f);
+	assert_int_equal(fclose(f), 0);
+	at = text;
+	for (size_t i = 0; i < st_cli_noptions; i++) {
+		const struct st_cli_option *r = &st_cli_options[i];
+		char head[96], first[96];
+
+		snprintf(head, sizeof(head), "%s--%s", r->short_name ? ", " : "     ", r->name);
+		snprintf(first, sizeof(first), "%.*s", (int)strcspn(r->help, "\n"), r->help);
+		at = strstr(at, head);
+		if (!at || !strstr(at, first)) {
+			print_error("# --help lacks '%s' (or its text '%s') in table order\n", head, first);
+			fail();
+		}
+		entries += r->alt_arg ? 2 : 1;
+	}
+	/* And nothing else: one option line per entry. */
+	for (at = text; (at = strstr(at, "\n ")); at++)
+		if (strncmp(at + 1, "     --", 7) == 0 || (at[2] == '-' && at[4] == ','))
+			entries--;
+	assert_int_equal(entries, 0);
+	free(text);
+}
+
+/* An argv that gives row @r to command @c: "layers --repeat=x", "bench syscall --all". */
+static int parse_one(const struct st_cli_option *r, enum st_command c, char *opt,
+		     struct st_opts *o, struct st_error *err)
+{
+	static char *const words[] = { [ST_CMD_LAYERS] = "layers", [ST_CMD_CLEANUP] = "cleanup",
+				       [ST_CMD_ORPHANS] = "orphans", [ST_CMD_NETBENCH] = "netbench",
+				       [ST_CMD_BENCH] = "bench" };
+	char *argv[6] = { "sandboxtime" };
+	int argc = 1;
+
+	if (c != ST_CMD_RUN)
+		argv[argc++] = words[c];
+	if (c == ST_CMD_BENCH)
+		argv[argc++] = "syscall";
+	argv[argc++] = opt;
+	if (c == ST_CMD_RUN) {
+		argv[argc++] = "--";
+		argv[argc++] = "true";
+	}
+	argv[argc] = NULL;
+	memset(err, 0, sizeof(*err));
+	return st_cli_parse(argc, argv, o, err);
+}
+
+/*
+ * An option given to a command whose row does not name it is a usage error
+ * (exit status 125) that names the option and says where it applies.
+ */
+static void test_refused_by_other_commands(void **state)
+{
+	size_t refused = 0;
+
+	for (size_t i = 0; i < st_cli_noptions; i++) {
+		const struct st_cli_option *r = &st_cli_options[i];
+		char opt[64], name[64];
+
+		snprintf(name, sizeof(name), "--%s", r->name);
+		snprintf(opt, sizeof(opt), "%s%s", name, r->has_arg == required_argument ? "=1" : "");
+		for (enum st_command c = ST_CMD_RUN; c <= ST_CMD_BENCH; c++) {
+			struct st_opts o;
+			struct st_error err;
+			int ret;
+
+			if (r->commands & ST_CMD_BIT(c))
+				continue;
+			ret = parse_one(r, c, opt, &o, &err);
+			if (ret != -EINVAL || !err.usage || !strstr(err.msg, name) ||
+			    (!strstr(err.msg, " applies to ") && !strstr(err.msg, " does not apply "))) {
+				print_error("# %s to %s: ret %d, usage %d, msg '%s'\n", opt,
+					    st_cli_command_name(c), ret, err.usage, err.msg);
+				fail();
+			}
+			refused++;
+		}
+	}
+	assert_true(refused > 0);
+	assert_int_equal(ST_EXIT_FAILURE, 125);
+}
+
+/* The refusals' wording, as before the table (DESIGN.md's users script against it). */
+static void test_refusal_messages(void **state)
+{
+	struct st_opts o;
+	struct st_error err = { 0 };
+
+	assert_usage(PARSE(&o, &err, "--all", "--", "true"), &err, "--all");
+	assert_string_equal(err.msg, "--all applies to orphans only");
+	assert_usage(PARSE(&o, &err, "layers", "--hostname=x"), &err, "--hostname");
+	assert_string_equal(err.msg, "layers runs no command: --hostname applies to a run only");
+	assert_usage(PARSE(&o, &err, "layers", "--no-init"), &err, "--no-init");
+	assert_string_equal(err.msg, "layers runs no command: --no-init applies to a run only");
+	assert_usage(PARSE(&o, &err, "netbench", "--ns=user"), &err, "--ns");
+	assert_true(strncmp(err.msg, "netbench makes its own paths: --ns applies to ", 46) == 0);
+	assert_usage(PARSE(&o, &err, "bench", "syscall", "--seccomp=none"), &err, "--seccomp");
+	assert_true(strncmp(err.msg, "bench syscall builds its own sandboxes: ", 40) == 0);
+	assert_usage(PARSE(&o, &err, "orphans", "--repeat=3"), &err, "--repeat=3");
+	assert_string_equal(err.msg, "orphans: option '--repeat=3' does not apply (orphans takes --format, -J, -o, -q, --dry-run, --all, --watch, --interval, --textfile, --cleanup, --min-age, --cleanup-path)");
+	/* The value after a separate word is not the option's name. */
+	assert_usage(PARSE(&o, &err, "orphans", "--ns", "net"), &err, "'--ns'");
 }
 
 int main(void)
@@ -697,6 +837,10 @@ int main(void)
 		cmocka_unit_test(test_repeated_parsing),
 		cmocka_unit_test(test_reparse_after_early_return_in_cluster),
 		cmocka_unit_test(test_reparse_after_error_in_cluster),
+		cmocka_unit_test(test_table_rows),
+		cmocka_unit_test(test_usage_from_table),
+		cmocka_unit_test(test_refused_by_other_commands),
+		cmocka_unit_test(test_refusal_messages),
 	};
 
 	return cmocka_run_group_tests_name("cli", tests, NULL, NULL);

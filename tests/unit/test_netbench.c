@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "sandboxtime/histogram.h"
+#include "sandboxtime/cli_parse.h"
 #include "sandboxtime/netbench.h"
 
 /* |got - want| within @tol. */

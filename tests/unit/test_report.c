@@ -25,6 +25,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "sandboxtime/cli.h"
 #include "sandboxtime/report.h"
 
 #define BIT(l) ST_LAYER_BIT(ST_LAYER_##l)
@@ -43,6 +44,7 @@ static void assert_near_at(double got, double want, const char *expr, const char
 struct fixture {
 	struct st_measurement m;
 	struct st_opts opts;
+	struct st_report_config config;
 	struct st_steps steps;
 	struct st_workload workload;
 	struct st_report r;
@@ -118,6 +120,22 @@ static void build_measurement(struct st_measurement *m)
 	m->deferred_wait_ns = 1000000;
 }
 
+/* What the session says of a parsed run or layers command line. */
+static void describe(struct st_report_config *c, const struct st_run_opts *o, int run)
+{
+	*c = (struct st_report_config){
+		.run = run,
+		.net = o->net.mode,
+		.repeat = o->measure.repeat,
+		.warmup = o->measure.warmup,
+		.deferred_repeat = o->measure.deferred_repeat,
+		.cold_ms = o->measure.cold_ms,
+		.alone = o->measure.alone,
+		.config = o->config,
+		.argv = o->argv,
+	};
+}
+
 static int setup(void **state)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
@@ -127,14 +145,15 @@ static int setup(void **state)
 
 	if (!f)
 		return -1;
-	/* opts.argv points into argv: keep a copy that lives as long as the fixture. */
+	/* opts.run.argv points into argv: keep a copy that lives as long as the fixture. */
 	memcpy(f->argv, &argv[7], 3 * sizeof(char *));
 	if (st_cli_parse((int)ARRAY_SIZE(argv) - 1, argv, &f->opts, &err) < 0) {
 		print_error("# st_cli_parse: %s\n", err.msg);
 		free(f);
 		return -1;
 	}
-	f->opts.argv = f->argv;
+	f->opts.run.argv = f->argv;
+	describe(&f->config, &f->opts.run, 1);
 
 	build_measurement(&f->m);
 	st_steps_add(&f->steps, "uid_map", 12500);
@@ -147,7 +166,8 @@ static int setup(void **state)
 	f->workload.ru.ru_stime.tv_usec = 500;
 	f->workload.ru.ru_maxrss = 1234;
 
-	f->r.opts = &f->opts;
+	f->r.out = &f->opts.out;
+	f->r.config = &f->config;
 	st_host_identify(&f->r.host, -1);
 	st_host_collect(&f->r.host);
 	f->r.mask = BIT(USER) | BIT(UTS) | BIT(NET);
@@ -431,12 +451,15 @@ static void test_json_layers_command(void **state)
 {
 	struct fixture *f = *state;
 	struct st_opts o;
+	struct st_report_config config;
 	struct st_error err = { 0 };
 	char *argv[] = { "sandboxtime", "layers", "--repeat=3", NULL };
 	json_t *doc;
 
 	assert_int_equal(st_cli_parse(3, argv, &o, &err), 0);
-	f->r.opts = &o;
+	describe(&config, &o.run, 0);
+	f->r.out = &o.out;
+	f->r.config = &config;
 	f->r.steps = NULL;
 	f->r.workload = NULL;
 	doc = st_report_json(&f->r);

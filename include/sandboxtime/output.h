@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef SANDBOXTIME_OUTPUT_H
+#define SANDBOXTIME_OUTPUT_H
+
+/*
+ * The options every command that writes a report shares (src/cmd parses
+ * them; the report and the session read them). Kept apart from cli.h so that
+ * no module below the command line needs the command line's header.
+ */
+enum st_format {
+	ST_FORMAT_TABLE,
+	ST_FORMAT_JSON,
+	ST_FORMAT_CSV,
+	ST_FORMAT_PROMETHEUS, /* orphans and netbench only */
+};
+
+struct st_output {
+	enum st_format format;
+	const char *path; /* -o FILE; NULL: the command's default stream */
+	int quiet;        /* -q: no report, no progress */
+	int verbose;      /* -v: every statistic of every figure */
+	int cpu;          /* --cpu: pin to this CPU; -1: not pinned */
+};
+
+#endif

@@ -1,0 +1,483 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The option table: one row per option (name, short letter, argument, the
+ * commands that take it, --help text, parser). getopt's table, the short
+ * option string, --help and the "applies to ... only" errors all come from
+ * it (src/cmd/cli.c). Adding an option is one row here plus its parser,
+ * which stores into the options struct of the commands that take it.
+ * The rows are in --help's order.
+ */
+#include <getopt.h>
+#include <limits.h>
+#include <sched.h>
+#include <string.h>
+
+#include "sandboxtime/cli.h"
+#include "sandboxtime/cli_parse.h"
+#include "sandboxtime/compiler.h"
+#include "sandboxtime/layer.h"
+#include "sandboxtime/netbench.h"
+#include "sandboxtime/ns_uts.h"
+#include "sandboxtime/util.h"
+
+#define MAX_REPEAT 100000u
+#define MAX_COLD_MS 60000u
+#define MAX_MIN_AGE_S 315360000u
+
+#define RUN ST_CMD_BIT(ST_CMD_RUN)
+#define LAYERS ST_CMD_BIT(ST_CMD_LAYERS)
+#define CLEANUP ST_CMD_BIT(ST_CMD_CLEANUP)
+#define ORPHANS ST_CMD_BIT(ST_CMD_ORPHANS)
+#define NETBENCH ST_CMD_BIT(ST_CMD_NETBENCH)
+#define BENCH ST_CMD_BIT(ST_CMD_BENCH)
+/* The options of every command that writes a report. */
+#define REPORTING (RUN | LAYERS | ORPHANS | NETBENCH | BENCH)
+
+/* --ns and --repeat mean the same to a run, layers and bench: one place each. */
+static struct st_measure_opts *measure_of(struct st_opts *o)
+{
+	return o->command == ST_CMD_BENCH ? &o->bench.measure : &o->run.measure;
+}
+
+static int parse_ns(struct st_opts *o, const char *arg, struct st_error *err)
+{
+	struct st_measure_opts *m = measure_of(o);
+
+	if (o->command != ST_CMD_BENCH)
+		o->run.given |= ST_GIVEN_NS;
+	return st_layer_parse(arg, &m->ns_mask, &m->ns_explicit, err);
+}
+
+static int parse_net(struct st_opts *o, const char *arg, struct st_error *err)
+{
+	o->run.given |= ST_GIVEN_NET;
+	return st_ns_net_parse_mode(arg, &o->run.net.mode, &o->run.net.join, err);
+}
+
+static int parse_addr(struct st_opts *o, const char *arg, struct st_error *err)
+{
+	o->run.net.addr = arg;
+	return 0;
+}
+
+static int parse_ipv6(struct st_opts *o, const char *arg, struct st_error *err)
+{
+	o->run.net.ipv6 = 1;
+	return 0;
+}
+
+static int parse_addr6(struct st_opts *o, const char *arg, struct st_error *err)
+{
+	o->run.net.ipv6 = 1;
+	o->run.net.addr6_given = 1;
+	return st_net_parse_addr6(arg, &o->run.net.addr6, err);
+}
+
+static int parse_net_batch(struct st_opts *o, const char *arg, struct st_error *err)
+{
+	o->run.net.batch = 1;
+	return 0;
+}
+
+static int parse_bridge(struct st_opts *o, const char *arg, struct st_error *err)
+{
+	o->run.net.bridge = arg;
+	return st_net_validate_ifname("--bridge", arg, err);
+}
+
+static int parse_mtu(struct st_opts *o, const char *arg, struct st_error *err)
+{
+	unsigned int *mtu = o->command == ST_CMD_NETBENCH ? &o->netbench.mtu : &o->run.net.mtu;
+
+	return st_cli_parse_count("--mtu", arg, 68, 65535, mtu, err);
+}
+
+static int parse_net_steps_repeat(struct st_opts *o, const char *arg, struct st_error *err)
+{
+	return st_cli_parse_count("--net-steps-repeat", arg, 0, MAX_REPEAT, &o->run.net_steps_repeat, err);
+}
+
+static int parse_paths(struct st_opts *o, const char *arg, struct st_error *err)
+{
+	return st_nb_parse_paths(arg, &o->netbench.paths, err);
+}
+
+static int parse_duration(struct st_opts *o, const char *arg, struct st_error *err)
+{
+	return st_nb_parse_duration(arg, &o->netbench.duration_s, err);
+}
+
+static int parse_size(struct st_opts *o, const char *arg, struct st_error *err)
+{
+	return st_parse_uint("--size", arg, 1, ST_NB_MAX_SIZE, &o->netbench.size, err);
+}
+
+static int parse_rr(struct st_opts *o, const char *arg, struct st_error *err)
+{
+	o->netbench.rr = 1;
+	return 0;
+}
+
+static int parse_no_rr(struct st_opts *o, const char *arg, struct st_error *err)
+{
+	o->netbench.rr = 0;
+	return 0;
+}
+
+static int parse_streams(struct st_opts *o, const char *arg, struct st_error *err)
+{
+	return st_cli_parse_count("--streams", arg, 1, ST_NB_MAX_STREAMS, &o->netbench.streams, err);
+}
+
+static int parse_busy_poll(struct st_opts *o, const char *arg, struct st_error *err)
+{
+	o->netbench.busy_poll = 1;
+	return 0;
+}
+
+static int parse_udp(struct st_opts *o, const char *arg, struct st_error *err)
+{
+	o->netbench.udp = 1;
+	return 0;
+}
+
+static int parse_cpu_pin(struct st_opts *o, const char *arg, struct st_error *err)
+{
+	o->netbench.cpu_pin = 1;
+	return 0;
+}
+
+static int parse_repeat(struct st_opts *o, const char *arg, struct st_error *err)
+{
+	if (o->command == ST_CMD_NETBENCH) {
+		o->netbench.repeat_given = 1;
+		return st_cli_parse_count("--repeat", arg, 0, MAX_REPEAT, &o->netbench.repeat, err);
+	}
+	return st_cli_parse_count("--repeat", arg, 0, MAX_REPEAT, &measure_of(o)->repeat, err);
+}
+
+static int parse_warmup(struct st_opts *o, const char *arg, struct st_error *err)
+{
+	return st_cli_parse_count("--warmup", arg, 0, MAX_REPEAT, &o->run.measure.warmup, err);
+}
+
+static int parse_deferred_repeat(struct st_opts *o, const char *arg, struct st_error *err)
+{
+	return st_cli_parse_count("--deferred-repeat", arg, 0, MAX_REPEAT,
+				  &o->run.measure.deferred_repeat, err);
+}
+
+static int parse_cold(struct st_opts *o, const char *arg, struct st_error *err)
+{
+	return st_cli_parse_count("--cold", arg, 1, MAX_COLD_MS, &o->run.measure.cold_ms, err);
+}
+
+static int parse_alone(struct st_opts *o, const char *arg, struct st_error *err)
+{
+	o->run.measure.alone = 1;
+	return 0;
+}
+
+static int parse_cpu(struct st_opts *o, const char *arg, struct st_error *err)
+{
+	unsigned int v;
+	int ret = st_cli_parse_count("--cpu", arg, 0, CPU_SETSIZE - 1, &v, err);
+
+	if (ret == 0)
+		o->out.cpu = (int)v;
+	return ret;
+}
+
+static int parse_format(struct st_opts *o, const char *arg, struct st_error *err)
+{
+	return st_cli_parse_format(arg, &o->out.format, err);
+}
+
+static int parse_json(struct st_opts *o, const char *arg, struct st_error *err)
+{
+	o->out.format = ST_FORMAT_JSON;
+	return 0;
+}
+
+static int parse_output(struct st_opts *o, const char *arg, struct st_error *err)
+{
+	if (!*arg)
+		return st_error_usage(err, "--output: empty file name");
+	o->out.path = arg;
+	return 0;
+}
+
+static int parse_quiet(struct st_opts *o, const char *arg, struct st_error *err)
+{
+	o->out.quiet = 1;
+	return 0;
+}
+
+static int parse_verbose(struct st_opts *o, const char *arg, struct st_error *err)
+{
+	o->out.verbose = 1;
+	return 0;
+}
+
+static int parse_hostname(struct st_opts *o, const char *arg, struct st_error *err)
+{
+	o->run.hostname = arg;
+	return st_ns_uts_validate(arg, err);
+}
+
+static int parse_no_init(struct st_opts *o, const char *arg, struct st_error *err)
+{
+	o->run.no_init = 1;
+	return 0;
+}
+
+static int parse_kill_after(struct st_opts *o, const char *arg, struct st_error *err)
+{
+	return st_cli_parse_count("--kill-after", arg, 0, 86400, &o->run.kill_after_s, err);
+}
+
+static int parse_cap_add(struct st_opts *o, const char *arg, struct st_error *err)
+{
+	o->run.cap_add = arg;
+	o->run.given |= ST_GIVEN_CAPS;
+	return 0;
+}
+
+static int parse_cap_drop(struct st_opts *o, const char *arg, struct st_error *err)
+{
+	o->run.cap_drop = arg;
+	o->run.given |= ST_GIVEN_CAPS;
+	return 0;
+}
+
+static int parse_nnp(struct st_opts *o, const char *arg, struct st_error *err)
+{
+	o->run.given |= ST_GIVEN_NNP;
+	if (!arg || strcmp(arg, "true") == 0) {
+		o->run.no_new_privs = 1;
+		return 0;
+	}
+	if (strcmp(arg, "false") == 0) {
+		o->run.no_new_privs = 0;
+		return 0;
+	}
+	return st_error_usage(err, "--no-new-privileges: '%s' is neither true nor false", arg);
+}
+
+static int parse_seccomp(struct st_opts *o, const char *arg, struct st_error *err)
+{
+	if (!*arg)
+		return st_error_usage(err, "--seccomp: empty (default, none, or a profile file)");
+	o->run.seccomp = arg;
+	o->run.given |= ST_GIVEN_SECCOMP;
+	return 0;
+}
+
+static int parse_config(struct st_opts *o, const char *arg, struct st_error *err)
+{
+	if (!*arg)
+		return st_error_usage(err, "--config: empty file name");
+	o->run.config = arg;
+	return 0;
+}
+
+static int parse_dry_run(struct st_opts *o, const char *arg, struct st_error *err)
+{
+	*(o->command == ST_CMD_ORPHANS ? &o->orphans.dry_run : &o->cleanup.dry_run) = 1;
+	return 0;
+}
+
+static int parse_all(struct st_opts *o, const char *arg, struct st_error *err)
+{
+	o->orphans.all = 1;
+	return 0;
+}
+
+static int parse_watch(struct st_opts *o, const char *arg, struct st_error *err)
+{
+	o->orphans.watch = 1;
+	return 0;
+}
+
+static int parse_interval(struct st_opts *o, const char *arg, struct st_error *err)
+{
+	return st_cli_parse_interval(arg, &o->orphans.interval_s, err);
+}
+
+static int parse_textfile(struct st_opts *o, const char *arg, struct st_error *err)
+{
+	if (!*arg)
+		return st_error_usage(err, "--textfile: empty file name");
+	o->orphans.textfile = arg;
+	return 0;
+}
+
+static int parse_cleanup(struct st_opts *o, const char *arg, struct st_error *err)
+{
+	o->orphans.cleanup = 1;
+	return 0;
+}
+
+static int parse_min_age(struct st_opts *o, const char *arg, struct st_error *err)
+{
+	o->orphans.min_age_given = 1;
+	return st_cli_parse_count("--min-age", arg, 0, MAX_MIN_AGE_S, &o->orphans.min_age_s, err);
+}
+
+static int parse_cleanup_path(struct st_opts *o, const char *arg, struct st_error *err)
+{
+	struct st_orphans_opts *a = &o->orphans;
+
+	if (!*arg)
+		return st_error_usage(err, "--cleanup-path: empty directory name");
+	if (a->ncleanup_paths == ST_MAX_CLEANUP_PATHS)
+		return st_error_usage(err, "--cleanup-path: at most %d directories", ST_MAX_CLEANUP_PATHS);
+	a->cleanup_paths[a->ncleanup_paths++] = arg;
+	return 0;
+}
+
+static int parse_help(struct st_opts *o, const char *arg, struct st_error *err)
+{
+	o->command = ST_CMD_HELP;
+	return 0;
+}
+
+static int parse_version(struct st_opts *o, const char *arg, struct st_error *err)
+{
+	o->command = ST_CMD_VERSION;
+	return 0;
+}
+
+#define NOARG no_argument
+#define ARG required_argument
+
+/* clang-format off */
+const struct st_cli_option st_cli_options[] = {
+	{ "ns", 0, ARG, RUN | LAYERS | BENCH, "LIST",
+	  "namespaces: comma list of user,uts,ipc,pid,mount,cgroup,time,net,\n"
+	  "or all, or none (default: all)", parse_ns, 0, NULL, NULL },
+	{ "net", 0, ARG, RUN | LAYERS, "MODE",
+	  "host (no net namespace), none (only lo, up; default),\n"
+	  "veth (eth0 paired with an outside end) or bridge (that\n"
+	  "outside end on a bridge); rootless, outside is a network\n"
+	  "namespace that sandboxtime makes to stand for the host", parse_net, 0,
+	  "join:PATH|PID",
+	  "enter an existing network namespace (a file such as\n"
+	  "/run/netns/NAME, or a process's) instead of making one" },
+	{ "addr", 0, ARG, RUN, "A.B.C.D/N",
+	  "the sandbox's eth0 address (default: a free 10.213.x.y/30,\n"
+	  "or 10.214.x.2/24 with a bridge)", parse_addr, 0, NULL, NULL },
+	{ "ipv6", 0, NOARG, RUN, NULL,
+	  "also give eth0 an IPv6 address from a free fd5b:7e1d:ab00::/48\n"
+	  "/64 and a default IPv6 route (veth and bridge)", parse_ipv6, 0, NULL, NULL },
+	{ "addr6", 0, ARG, RUN, "ADDR/N",
+	  "eth0's IPv6 address, in fd00::/8 with N from 64 to 126\n"
+	  "(implies --ipv6)", parse_addr6, 0, NULL, NULL },
+	{ "net-batch", 0, NOARG, RUN, NULL,
+	  "configure eth0 inside with one netlink batch (one step,\n"
+	  "inside_batch) instead of one timed step per request", parse_net_batch, 0, NULL, NULL },
+	{ "bridge", 0, ARG, RUN, "NAME",
+	  "join this existing bridge (root only) instead of a new one", parse_bridge, 0, NULL, NULL },
+	{ "mtu", 0, ARG, RUN | NETBENCH, "N",
+	  "MTU of the veth pair and bridge (68 to 65535)", parse_mtu, 0, NULL, NULL },
+	{ "net-steps-repeat", 0, ARG, RUN, "N",
+	  "also wire and unwire a private namespace N times the way the\n"
+	  "sandbox is wired, each step timed (default: 0)", parse_net_steps_repeat,
+	  ST_OPT_HELP_BREAK, NULL, NULL },
+	{ "paths", 0, ARG, NETBENCH, "LIST",
+	  "netbench: comma list of host,veth,bridge,host-to-sandbox,\n"
+	  "macvlan, or all (default: host,veth,bridge)", parse_paths, 0, NULL, NULL },
+	{ "duration", 0, ARG, NETBENCH, "SECONDS",
+	  "netbench: measured time per run, fractions allowed, at\n"
+	  "most 3600 (default: 3)", parse_duration, 0, NULL, NULL },
+	{ "size", 0, ARG, NETBENCH, "BYTES",
+	  "netbench: bytes per write of the stream, at most 64 MiB\n"
+	  "(default: 131072)", parse_size, 0, NULL, NULL },
+	{ "rr", 0, NOARG, NETBENCH, NULL,
+	  "netbench: also measure 1-byte request/response latency\n"
+	  "(default)", parse_rr, 0, NULL, NULL },
+	{ "no-rr", 0, NOARG, NETBENCH, NULL,
+	  "netbench: throughput only", parse_no_rr, 0, NULL, NULL },
+	{ "streams", 0, ARG, NETBENCH, "N",
+	  "netbench: parallel TCP connections of the stream, 1 to 64\n"
+	  "(default: 1)", parse_streams, 0, NULL, NULL },
+	{ "busy-poll", 0, NOARG, NETBENCH, NULL,
+	  "netbench: the latency ends spin on non-blocking reads (and\n"
+	  "SO_BUSY_POLL) instead of sleeping until a byte arrives", parse_busy_poll, 0, NULL, NULL },
+	{ "udp", 0, NOARG, NETBENCH, NULL,
+	  "netbench: also a UDP stream (sent, received, lost)", parse_udp, 0, NULL, NULL },
+	{ "cpu-pin", 0, NOARG, NETBENCH, NULL,
+	  "netbench: pin the server and the client to two different CPUs", parse_cpu_pin, 0, NULL, NULL },
+	{ "repeat", 0, ARG, RUN | LAYERS | NETBENCH | BENCH, "N",
+	  "measured repetitions per layer set (default: 20; 0 in a run:\n"
+	  "no measuring, only build and run the sandbox; netbench:\n"
+	  "runs per path, 3)", parse_repeat, 0, NULL, NULL },
+	{ "warmup", 0, ARG, RUN | LAYERS, "N",
+	  "unrecorded repetitions before measuring (default: 3)", parse_warmup, 0, NULL, NULL },
+	{ "deferred-repeat", 0, ARG, RUN | LAYERS, "N",
+	  "samples of the deferred teardown (default: --repeat, at most 10)", parse_deferred_repeat,
+	  ST_OPT_HELP_BREAK, NULL, NULL },
+	{ "cold", 0, ARG, RUN | LAYERS, "MS",
+	  "also measure after MS milliseconds idle before every sample", parse_cold, 0, NULL, NULL },
+	{ "alone", 0, NOARG, RUN | LAYERS, NULL,
+	  "also measure each layer alone against the base (rootless:\n"
+	  "user plus that layer, against user alone)", parse_alone, 0, NULL, NULL },
+	{ "cpu", 0, ARG, RUN | LAYERS | NETBENCH | BENCH, "N",
+	  "pin sandboxtime and its children to CPU N", parse_cpu, 0, NULL, NULL },
+	{ "format", 0, ARG, REPORTING, "FORMAT",
+	  "table (default), json, csv, or prometheus (orphans, netbench)", parse_format, 0, NULL, NULL },
+	{ "json", 'J', NOARG, REPORTING, NULL,
+	  "same as --format=json", parse_json, 0, NULL, NULL },
+	{ "output", 'o', ARG, REPORTING, "FILE",
+	  "write the report to FILE instead of standard error", parse_output, 0, NULL, NULL },
+	{ "quiet", 'q', NOARG, ST_CMDS_ALL, NULL,
+	  "no report and no progress (the exit status remains)", parse_quiet, 0, NULL, NULL },
+	{ "verbose", 'v', NOARG, RUN | LAYERS | NETBENCH | BENCH, NULL,
+	  "also print min, median, p95, mean and stddev of every figure", parse_verbose, 0, NULL, NULL },
+	{ "hostname", 0, ARG, RUN, "NAME",
+	  "hostname inside the sandbox (default: sandbox)", parse_hostname, 0, NULL, NULL },
+	{ "no-init", 0, NOARG, RUN, NULL,
+	  "exec CMD as the sandbox's first process, without the init", parse_no_init, 0, NULL, NULL },
+	{ "kill-after", 0, ARG, RUN, "SECONDS",
+	  "after SIGINT/SIGTERM/SIGHUP/SIGQUIT, kill the sandbox if it\n"
+	  "has not ended in that time (default: 10; 0: wait forever)", parse_kill_after, 0, NULL, NULL },
+	{ "cap-add", 0, ARG, RUN, "LIST",
+	  "give the workload these capabilities too (CAP_NET_ADMIN,...)", parse_cap_add, 0, NULL, NULL },
+	{ "cap-drop", 0, ARG, RUN, "LIST",
+	  "take these from it (ALL: every one); default: Docker's set", parse_cap_drop, 0, NULL, NULL },
+	{ "no-new-privileges", 0, optional_argument, RUN, "true|false",
+	  "set no_new_privs for the workload (default: true)", parse_nnp, ST_OPT_HELP_BREAK, NULL, NULL },
+	{ "seccomp", 0, ARG, RUN, "PROFILE",
+	  "default (built in), none, or an OCI/Docker JSON profile file", parse_seccomp, 0, NULL, NULL },
+	{ "config", 0, ARG, RUN, "FILE",
+	  "read an OCI runtime-spec config.json (options given here win)", parse_config, 0, NULL, NULL },
+	{ "dry-run", 0, NOARG, CLEANUP | ORPHANS, NULL,
+	  "cleanup, orphans --cleanup: list what would be deleted,\n"
+	  "delete nothing", parse_dry_run, 0, NULL, NULL },
+	{ "all", 0, NOARG, ORPHANS, NULL,
+	  "orphans: also show the active namespaces in the table", parse_all, 0, NULL, NULL },
+	{ "watch", 0, NOARG, ORPHANS, NULL,
+	  "orphans: scan again and again until SIGINT, SIGTERM or SIGHUP", parse_watch, 0, NULL, NULL },
+	{ "interval", 0, ARG, ORPHANS, "SECONDS",
+	  "orphans --watch: seconds between scans, fractions allowed,\n"
+	  "0.1 to 86400 (default: 60)", parse_interval, 0, NULL, NULL },
+	{ "textfile", 0, ARG, ORPHANS, "PATH",
+	  "orphans: write the Prometheus text format to PATH atomically\n"
+	  "(node_exporter's textfile collector), each scan with --watch", parse_textfile, 0, NULL, NULL },
+	{ "cleanup", 0, NOARG, ORPHANS, NULL,
+	  "orphans: as root, remove the orphans that only bind mounts\n"
+	  "hold (umount, then unlink an empty mount point file)", parse_cleanup, 0, NULL, NULL },
+	{ "min-age", 0, ARG, ORPHANS, "SECONDS",
+	  "orphans --cleanup: only orphans at least that old, by their\n"
+	  "mount point file's ctime (default: 60)", parse_min_age, 0, NULL, NULL },
+	{ "cleanup-path", 0, ARG, ORPHANS, "DIR",
+	  "orphans --cleanup: may act under DIR too, besides /run/netns\n"
+	  "and /var/run/netns (repeatable, up to 8)", parse_cleanup_path, 0, NULL, NULL },
+	{ "help", 'h', NOARG, ST_CMDS_ALL, NULL,
+	  "display this help", parse_help, ST_OPT_ANSWER, NULL, NULL },
+	{ "version", 'V', NOARG, ST_CMDS_ALL, NULL,
+	  "display version", parse_version, ST_OPT_ANSWER, NULL, NULL },
+};
+/* clang-format on */
+
+const size_t st_cli_noptions = ARRAY_SIZE(st_cli_options);

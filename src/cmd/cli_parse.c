@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Option values: text to a typed value, nothing else. The network and
+ * netbench parsers live here rather than beside their modules so that those
+ * modules never see the command line.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sandboxtime/cli_parse.h"
+#include "sandboxtime/compiler.h"
+#include "sandboxtime/netbench.h"
+#include "sandboxtime/util.h"
+
+#define ST_MIN_INTERVAL_S 0.1
+#define ST_MAX_INTERVAL_S 86400.0
+
+int st_cli_parse_count(const char *what, const char *text, uint64_t min, uint64_t max,
+		       unsigned int *out, struct st_error *err)
+{
+	uint64_t v;
+	int ret = st_parse_uint(what, text, min, max, &v, err);
+
+	if (ret == 0)
+		*out = (unsigned int)v;
+	return ret;
+}
+
+int st_cli_parse_format(const char *text, enum st_format *out, struct st_error *err)
+{
+	static const char *const names[] = { "table", "json", "csv", "prometheus" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		if (strcmp(text, names[i]) == 0) {
+			*out = (enum st_format)i;
+			return 0;
+		}
+	}
+	return st_error_usage(err, "--format: unknown format '%s' (known: table, json, csv, prometheus)", text);
+}
+
+int st_cli_parse_interval(const char *text, double *out, struct st_error *err)
+{
+	char *end = NULL;
+	double v;
+
+	errno = 0;
+	v = strtod(text, &end);
+	if (!*text || errno || !end || *end || !isfinite(v) || text[0] == '-' || text[0] == '+')
+		return st_error_usage(err, "--interval: '%s' is not a number of seconds", text);
+	if (v < ST_MIN_INTERVAL_S || v > ST_MAX_INTERVAL_S)
+		return st_error_usage(err, "--interval: %s is out of range (0.1 to 86400 seconds)", text);
+	*out = v;
+	return 0;
+}
+
+int st_ns_net_parse_mode(const char *text, enum st_net_mode *mode, const char **target,
+			 struct st_error *err)
+{
+	if (strncmp(text, "join:", 5) == 0) {
+		if (!text[5])
+			return st_error_usage(err, "--net=join: needs a namespace file or a pid (join:/run/netns/NAME, join:PID)");
+		*mode = ST_NET_JOIN;
+		*target = text + 5;
+		return 0;
+	}
+	for (int m = 0; m < ST_NET_COUNT; m++) {
+		if (m == ST_NET_JOIN)
+			continue;
+		if (strcmp(text, st_net_mode_names[m]) == 0) {
+			*mode = (enum st_net_mode)m;
+			return 0;
+		}
+	}
+	return st_error_usage(err, "--net: unknown mode '%s' (known: host, none, veth, bridge, join:PATH, join:PID)",
+			      text);
+}
+
+int st_net_validate_ifname(const char *opt, const char *name, struct st_error *err)
+{
+	size_t len = strlen(name);
+
+	if (len == 0 || len >= IFNAMSIZ)
+		return st_error_usage(err, "%s: '%s' must be 1 to %d bytes long (IFNAMSIZ)", opt, name,
+				      IFNAMSIZ - 1);
+	if (strpbrk(name, "/: \t\n") || strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+		return st_error_usage(err, "%s: '%s' is not a valid interface name", opt, name);
+	return 0;
+}
+
+int st_net_parse_addr6(const char *text, struct st_ip6 *out, struct st_error *err)
+{
+	struct st_ip6 net;
+	char t[64];
+	int ret = st_ip6_parse("--addr6", text, out, err);
+
+	if (ret < 0)
+		return ret;
+	st_ip6_format(out, t, sizeof(t));
+	if (!st_ip6_is_ula(&out->addr))
+		return st_error_usage(err, "--addr6: %s is not in fd00::/8 (unique local addresses, which no one routes on the Internet)",
+				      t);
+	if (out->prefix < 64 || out->prefix > 126)
+		return st_error_usage(err, "--addr6: /%u: use a prefix from 64 (one link) to 126 (room for a gateway)",
+				      out->prefix);
+	net = st_ip6_network(out);
+	if (memcmp(&net.addr, &out->addr, sizeof(net.addr)) == 0)
+		return st_error_usage(err, "--addr6: %s is the network's own address (subnet-router anycast)", t);
+	return 0;
+}
+
+int st_nb_parse_paths(const char *text, unsigned int *mask, struct st_error *err)
+{
+	char buf[128];
+	char *save = NULL, *tok;
+
+	if (strlen(text) >= sizeof(buf))
+		return st_error_usage(err, "--paths: list too long");
+	snprintf(buf, sizeof(buf), "%s", text);
+	*mask = 0;
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int found = 0;
+
+		if (strcmp(tok, "all") == 0) {
+			*mask |= ST_NB_ALL_PATHS;
+			continue;
+		}
+		for (int p = 0; p < ST_NB_PATH_COUNT; p++) {
+			if (strcmp(tok, st_nb_path_names[p]) == 0) {
+				*mask |= 1u << p;
+				found = 1;
+			}
+		}
+		if (!found)
+			return st_error_usage(err, "--paths: unknown path '%s' (known: host,veth,bridge,host-to-sandbox,macvlan,all)", tok);
+	}
+	if (!*mask)
+		return st_error_usage(err, "--paths: empty list (known: host,veth,bridge,host-to-sandbox,macvlan,all)");
+	return 0;
+}
+
+int st_nb_parse_duration(const char *text, double *out, struct st_error *err)
+{
+	char *end = NULL;
+	double v;
+
+	errno = 0;
+	v = strtod(text, &end);
+	if (!*text || errno || !end || *end || !isfinite(v) || text[0] == '-' || text[0] == '+')
+		return st_error_usage(err, "--duration: '%s' is not a number of seconds", text);
+	if (v <= ST_NB_MIN_DURATION_S || v > ST_NB_MAX_DURATION_S)
+		return st_error_usage(err, "--duration: %s is out of range (more than 0, at most 3600 seconds)",
+				      text);
+	*out = v;
+	return 0;
+}
