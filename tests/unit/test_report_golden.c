@@ -22,9 +22,18 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "sandboxtime/bench_syscall.h"
 #include "sandboxtime/cli.h"
 #include "sandboxtime/harden.h"
+#include "sandboxtime/net_steps.h"
+#include "sandboxtime/orphans.h"
+#include "sandboxtime/orphans_cleanup.h"
 #include "sandboxtime/report.h"
+#include "sandboxtime/report_layers.h"
+#include "sandboxtime/report_netbench.h"
+#include "sandboxtime/report_orphans.h"
+#include "sandboxtime/sandbox.h"
+#include "sandboxtime/seccomp_filter.h"
 
 #define FIXTURES "tests/fixtures/report/"
 #define BIT(l) ST_LAYER_BIT(ST_LAYER_##l)
