@@ -15,7 +15,7 @@
  * each format. A document (report_layers.c, report_orphans.c,
  * report_netbench.c, report_bench.c) describes its rows once, as an array of
  * struct st_col in the order the columns appear (util-linux lsns's infos[]);
- * the table, CSV and JSON writers here read that array, so that the formats
+ * the table, CSV, JSON and Prometheus writers here read that array, so that the formats
  * cannot drift apart and a new column is one row. What no table can say (a
  * document's header lines, notes, nested lists) stays in the document's file.
  */
@@ -24,6 +24,7 @@ enum st_report_format {
 	ST_OUT_TABLE,
 	ST_OUT_CSV,
 	ST_OUT_JSON,
+	ST_OUT_PROM,
 };
 
 enum st_cell_kind {
@@ -58,7 +59,7 @@ struct st_cell {
 #define ST_COL_TABLE 0x1u
 #define ST_COL_CSV 0x2u
 #define ST_COL_JSON 0x4u
-#define ST_COL_ALL (ST_COL_TABLE | ST_COL_CSV | ST_COL_JSON)
+#define ST_COL_PROM 0x8u
 
 enum st_col_align {
 	ST_ALIGN_RIGHT,
@@ -80,7 +81,9 @@ struct st_col {
 	enum st_col_align align;
 	unsigned int in;      /* ST_COL_*: the formats that show it */
 	int stats;            /* a stats column: the getter gives ST_CELL_STATS */
-	const char *help;     /* what it is, for legends (markdown, Prometheus HELP) */
+	const char *prom;     /* Prometheus metric; columns in a row with one name are one family */
+	const char *prom_label; /* more labels of its samples: quantile="0.5" */
+	const char *help;     /* what it is, for legends and Prometheus HELP */
 	st_col_get get;
 	int arg;              /* for the getter: one getter serves several rows */
 	int (*shown)(const void *doc); /* NULL: always; else whether this document has it */
@@ -122,7 +125,13 @@ json_t *st_report_host_json(const struct st_host *h);
 
 /* Prometheus text (report_prom.c): "# HELP" and "# TYPE NAME gauge". */
 void st_prom_family(FILE *out, const char *name, const char *help);
-void st_prom_gauge(FILE *out, const char *name, const char *help, size_t value);
+/*
+ * The metrics of @cols: one family for each run of columns with the same
+ * .prom name, then a sample per row and column whose cell is not empty,
+ * labelled name="text" by column @label (NULL: no label).
+ */
+void st_prom_rows(FILE *out, struct st_cols cols, const struct st_col *label,
+		  const void *const *rows, size_t nrows, const void *doc);
 
 /*
  * Escapes @in as a Prometheus label value (text exposition format: backslash,

@@ -42,10 +42,10 @@ static void get_gbps_stat(const struct st_col *col, const void *row, const void 
 {
 	struct st_stats s;
 
-	st_stats_compute(PATH(row)->gbps.v, PATH(row)->gbps.n, &s);
 	c->kind = ST_CELL_REAL;
-	c->d = col->arg ? s.min : s.median;
-	c->empty = isnan(c->d);
+	c->empty = st_stats_compute(PATH(row)->gbps.v, PATH(row)->gbps.n, &s) < 0;
+	c->d = c->empty ? NAN : col->arg ? s.min : s.median;
+	c->empty = c->empty || isnan(c->d);
 }
 
 /* Null in JSON without a latency phase: its columns are left out then. */
@@ -185,7 +185,12 @@ static void get_udp_real(const struct st_col *col, const void *row, const void *
 	else
 		c->d = st_nb_udp_loss(u) * (col->arg == UDP_LOSS_PERCENT ? 100.0 : 1.0);
 	c->null = isnan(c->d);
-	c->empty = c->format == ST_OUT_TABLE ? isnan(c->d) : !(REPORT(doc)->opts->udp && u->sent_datagrams);
+	if (c->format == ST_OUT_TABLE)
+		c->empty = isnan(c->d);
+	else if (c->format == ST_OUT_PROM) /* a rate needs the sender's time, a loss its datagrams */
+		c->empty = col->arg == UDP_RECEIVED_GBPS ? !u->send_ns : !u->sent_datagrams;
+	else
+		c->empty = !(REPORT(doc)->opts->udp && u->sent_datagrams);
 }
 
 static void get_udp_datagram(const struct st_col *col, const void *row, const void *doc,
@@ -225,9 +230,20 @@ static void get_cpus_seen(const struct st_col *col, const void *row, const void 
 			    cpu_list(PATH(row)->client_cpus));
 }
 
+static int has_rr(const void *doc)
+{
+	return REPORT(doc)->opts->rr;
+}
+
+static int has_udp(const void *doc)
+{
+	return REPORT(doc)->opts->udp;
+}
+
 #define T ST_COL_TABLE
 #define C ST_COL_CSV
 #define J ST_COL_JSON
+#define P ST_COL_PROM
 
 /* One row per measured path; the order is the JSON's and the CSV's. */
 static const struct st_col path_cols[] = {
@@ -235,8 +251,9 @@ static const struct st_col path_cols[] = {
 	  .in = T | C | J, .get = get_path, .help = "the path: host (loopback), veth, bridge, ..." },
 	{ .name = "throughput", .unit = "gbps", .key = "throughput_gbps", .stats = 1, .csv_prec = 6,
 	  .in = C | J, .get = get_gbps, .help = "TCP stream throughput of each run, in Gbit/s" },
-	{ .heading = "Gbit/s", .width = 10, .prec = 2, .in = T, .get = get_gbps_stat, .arg = 0,
-	  .help = "median TCP stream throughput over the runs, in Gbit/s" },
+	{ .heading = "Gbit/s", .width = 10, .prec = 2, .in = T | P, .get = get_gbps_stat, .arg = 0,
+	  .prom = "sandboxtime_netbench_throughput_gbps",
+	  .help = "Median TCP stream throughput of the path over the runs, in Gbit/s." },
 	{ .heading = "min", .width = 10, .prec = 2, .in = T, .get = get_gbps_stat, .arg = 1,
 	  .help = "lowest TCP stream throughput of a run, in Gbit/s" },
 	{ .key = "latency_us", .in = J, .get = get_latency },
@@ -251,14 +268,20 @@ static const struct st_col path_cols[] = {
 	  .help = "mean of that latency, in microseconds" },
 	{ .name = "latency_n", .key = "latency_us.n", .in = C | J, .get = get_lat, .arg = LAT_N,
 	  .help = "transactions measured" },
+	{ .prom = "sandboxtime_netbench_latency_us", .prom_label = "quantile=\"0.5\"", .in = P,
+	  .shown = has_rr, .get = get_lat, .arg = LAT_P50,
+	  .help = "Latency of a 1-byte TCP request/response on the path, in microseconds." },
+	{ .prom = "sandboxtime_netbench_latency_us", .prom_label = "quantile=\"0.99\"", .in = P,
+	  .shown = has_rr, .get = get_lat, .arg = LAT_P99 },
 	{ .key = "latency_us.min", .in = J, .get = get_lat, .arg = LAT_MIN },
 	{ .key = "latency_us.max", .in = J, .get = get_lat, .arg = LAT_MAX },
 	{ .name = "transactions_per_s", .key = "transactions_per_s", .heading = "trans/s", .width = 11,
 	  .prec = 0, .csv_prec = 1, .in = T | C | J, .get = get_tps,
 	  .help = "request/response transactions per second" },
-	{ .name = "retransmits", .key = "retransmits", .heading = "retrans", .width = 8, .in = T | C | J,
-	  .get = get_u32, .arg = AT(retransmits),
-	  .help = "TCP retransmissions of the stream's sender, summed over the runs" },
+	{ .name = "retransmits", .key = "retransmits", .heading = "retrans", .width = 8,
+	  .in = T | C | J | P, .get = get_u32, .arg = AT(retransmits),
+	  .prom = "sandboxtime_netbench_retransmits",
+	  .help = "TCP retransmissions of the stream's sender, summed over the runs." },
 	{ .name = "mtu", .unit = "bytes", .key = "mtu", .heading = "mtu", .width = 6, .in = T | C | J,
 	  .get = get_u32, .arg = AT(mtu), .help = "MTU of the client's interface" },
 	{ .name = "bytes_sent", .key = "bytes_sent", .in = C | J, .get = get_u64,
@@ -293,6 +316,12 @@ static const struct st_col path_cols[] = {
 	  .help = "UDP Gbit/s the receiver counted, over the sender's time" },
 	{ .name = "udp_loss", .key = "udp.loss", .csv_prec = 6, .in = C | J, .get = get_udp_real,
 	  .arg = UDP_LOSS, .help = "share of the sent datagrams the receiver did not count" },
+	{ .prom = "sandboxtime_netbench_udp_received_gbps", .in = P, .shown = has_udp,
+	  .get = get_udp_real, .arg = UDP_RECEIVED_GBPS,
+	  .help = "UDP stream: what the receiver counted, over the sender's measured time, in Gbit/s." },
+	{ .prom = "sandboxtime_netbench_udp_loss_ratio", .in = P, .shown = has_udp,
+	  .get = get_udp_real, .arg = UDP_LOSS,
+	  .help = "UDP stream: share of the sent datagrams the receiver did not count." },
 	{ .key = "busy_poll", .in = J, .get = get_busy_poll },
 	{ .key = "cpus_seen", .in = J, .get = get_cpus_seen },
 };
@@ -312,6 +341,7 @@ static const struct st_col udp_table_cols[] = {
 #undef T
 #undef C
 #undef J
+#undef P
 
 /* ---- the ratios ---------------------------------------------------------- */
 
@@ -579,57 +609,16 @@ int st_nb_write_csv(const struct st_nb_report *r, FILE *out, struct st_error *er
 	return 0;
 }
 
-/* Label values are path and ratio names of our own, which need no escaping. */
-static void prom_latency(const struct st_nb_report *r, FILE *out)
-{
-	st_prom_family(out, "sandboxtime_netbench_latency_us",
-		       "Latency of a 1-byte TCP request/response on the path, in microseconds.");
-	for (int i = 0; i < ST_NB_PATH_COUNT; i++) {
-		const struct st_nb_path_result *p = &r->paths[i];
-
-		if (!p->measured || !p->hist.n)
-			continue;
-		fprintf(out, "sandboxtime_netbench_latency_us{path=\"%s\",quantile=\"0.5\"} %.9g\n",
-			st_nb_path_names[i], st_hist_quantile_ns(&p->hist, 0.5) / 1000.0);
-		fprintf(out, "sandboxtime_netbench_latency_us{path=\"%s\",quantile=\"0.99\"} %.9g\n",
-			st_nb_path_names[i], st_hist_quantile_ns(&p->hist, 0.99) / 1000.0);
-	}
-}
-
-static void prom_udp(const struct st_nb_report *r, FILE *out)
-{
-	st_prom_family(out, "sandboxtime_netbench_udp_received_gbps",
-		       "UDP stream: what the receiver counted, over the sender's measured time, in Gbit/s.");
-	for (int i = 0; i < ST_NB_PATH_COUNT; i++)
-		if (r->paths[i].measured && r->paths[i].udp.send_ns)
-			fprintf(out, "sandboxtime_netbench_udp_received_gbps{path=\"%s\"} %.9g\n",
-				st_nb_path_names[i], st_nb_udp_received_gbps(&r->paths[i].udp));
-	st_prom_family(out, "sandboxtime_netbench_udp_loss_ratio",
-		       "UDP stream: share of the sent datagrams the receiver did not count.");
-	for (int i = 0; i < ST_NB_PATH_COUNT; i++)
-		if (r->paths[i].measured && r->paths[i].udp.sent_datagrams)
-			fprintf(out, "sandboxtime_netbench_udp_loss_ratio{path=\"%s\"} %.9g\n",
-				st_nb_path_names[i], st_nb_udp_loss(&r->paths[i].udp));
-}
-
 int st_nb_write_prometheus(const struct st_nb_report *r, FILE *out, struct st_error *err)
 {
-	st_prom_family(out, "sandboxtime_netbench_throughput_gbps",
-		       "Median TCP stream throughput of the path over the runs, in Gbit/s.");
+	const void *rows[ST_NB_PATH_COUNT];
+	size_t n = 0;
+
 	for (int i = 0; i < ST_NB_PATH_COUNT; i++)
 		if (r->paths[i].measured)
-			fprintf(out, "sandboxtime_netbench_throughput_gbps{path=\"%s\"} %.9g\n",
-				st_nb_path_names[i], st_nb_median_gbps(&r->paths[i]));
-	if (r->opts->rr)
-		prom_latency(r, out);
-	st_prom_family(out, "sandboxtime_netbench_retransmits",
-		       "TCP retransmissions of the stream's sender, summed over the runs.");
-	for (int i = 0; i < ST_NB_PATH_COUNT; i++)
-		if (r->paths[i].measured)
-			fprintf(out, "sandboxtime_netbench_retransmits{path=\"%s\"} %u\n",
-				st_nb_path_names[i], r->paths[i].retransmits);
-	if (r->opts->udp)
-		prom_udp(r, out);
+			rows[n++] = &r->paths[i];
+	st_prom_rows(out, ST_COLS(path_cols), &path_cols[0], rows, n, r);
+	/* Ratio names are our own: no label value here needs escaping. */
 	st_prom_family(out, "sandboxtime_netbench_ratio",
 		       "Cost of a namespace path relative to loopback; above 1 means it costs that much more.");
 	for (size_t i = 0; i < ARRAY_SIZE(ratio_rows); i++)

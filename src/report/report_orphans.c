@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -154,9 +155,55 @@ static const struct st_col netns_cols[] = {
 	  .get = get_holders, .help = "what keeps it alive: mounts, fds, sockets" },
 };
 
+/* ---- the summary: one row, the scan ------------------------------------- */
+
+#define SCAN(row) ((const struct st_orphans *)(row))
+
+static void get_total(const struct st_col *col, const void *row, const void *doc, struct st_cell *c)
+{
+	c->kind = ST_CELL_UINT;
+	c->u = SCAN(row)->active + SCAN(row)->orphans;
+}
+
+/* The size_t count of struct st_orphans at offset col->arg. */
+static void get_count(const struct st_col *col, const void *row, const void *doc, struct st_cell *c)
+{
+	c->kind = ST_CELL_UINT;
+	c->u = *(const size_t *)((const char *)row + col->arg);
+}
+
+/* Hidden namespaces need listns(2): not counted yet (hidden_check says why). */
+static void get_hidden(const struct st_col *col, const void *row, const void *doc,
+		       struct st_cell *c)
+{
+	c->null = 1;
+}
+
+#define P ST_COL_PROM
+#define AT(f) ((int)offsetof(struct st_orphans, f))
+
+static const struct st_col summary_cols[] = {
+	{ .key = "total", .in = J | P, .get = get_total, .prom = "sandboxtime_netns",
+	  .help = "Network namespaces found (active and orphaned)." },
+	{ .key = "active", .in = J, .get = get_count, .arg = AT(active) },
+	{ .key = "orphans", .in = J | P, .get = get_count, .arg = AT(orphans),
+	  .prom = "sandboxtime_netns_orphans",
+	  .help = "Network namespaces no process lives in, held by a mount, an fd or a socket." },
+	{ .key = "unreadable_processes", .in = J | P, .get = get_count, .arg = AT(unreadable_processes),
+	  .prom = "sandboxtime_netns_unreadable_processes",
+	  .help = "Processes the scan could not read (not the caller's, without root)." },
+	{ .key = "unverified", .in = J, .get = get_count, .arg = AT(unverified) },
+	{ .key = "sockets_unchecked", .in = J, .get = get_count, .arg = AT(sockets_unchecked) },
+	{ .key = "hidden", .in = J, .get = get_hidden },
+	{ .in = P, .get = get_count, .arg = AT(nleftovers), .prom = "sandboxtime_leftover_links",
+	  .help = "stv/stbr links of a sandboxtime that is gone." },
+};
+
+#undef AT
 #undef T
 #undef C
 #undef J
+#undef P
 
 /* ---- table --------------------------------------------------------------- */
 
@@ -275,15 +322,6 @@ static json_t *hidden_check_json(const struct st_orphans *s)
 			       "hidden namespaces were not looked for");
 }
 
-static json_t *summary_json(const struct st_orphans *s)
-{
-	return json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:n}", "total", (json_int_t)(s->active + s->orphans),
-			 "active", (json_int_t)s->active, "orphans", (json_int_t)s->orphans,
-			 "unreadable_processes", (json_int_t)s->unreadable_processes, "unverified",
-			 (json_int_t)s->unverified, "sockets_unchecked",
-			 (json_int_t)s->sockets_unchecked, "hidden");
-}
-
 static json_t *notes_json(const struct st_orphans *s)
 {
 	json_t *notes = json_array();
@@ -323,7 +361,7 @@ json_t *st_orphans_json(const struct st_orphans_report *r)
 						      s->leftovers[i].kind == ST_LEFTOVER_BRIDGE ? "bridge" : "veth",
 						      "pid", (json_int_t)s->leftovers[i].pid));
 	json_object_set_new(doc, "leftovers", left);
-	json_object_set_new(doc, "summary", summary_json(s));
+	json_object_set_new(doc, "summary", st_json_row(ST_COLS(summary_cols), s, r));
 	json_object_set_new(doc, "hidden_check", hidden_check_json(s));
 	json_object_set_new(doc, "cleanup", cleanup_json(r->cleanup));
 	json_object_set_new(doc, "notes", notes_json(s));
@@ -354,17 +392,10 @@ int st_orphans_write_csv(const struct st_orphans_report *r, FILE *out, struct st
 int st_orphans_write_prom(const struct st_orphans_report *r, FILE *out, struct st_error *err)
 {
 	const struct st_orphans *s = r->scan;
+	const void *rows[] = { s };
 
-	st_prom_gauge(out, "sandboxtime_netns", "Network namespaces found (active and orphaned).",
-		      s->active + s->orphans);
-	st_prom_gauge(out, "sandboxtime_netns_orphans",
-		      "Network namespaces no process lives in, held by a mount, an fd or a socket.",
-		      s->orphans);
-	st_prom_gauge(out, "sandboxtime_netns_unreadable_processes",
-		      "Processes the scan could not read (not the caller's, without root).",
-		      s->unreadable_processes);
-	st_prom_gauge(out, "sandboxtime_leftover_links", "stv/stbr links of a sandboxtime that is gone.",
-		      s->nleftovers);
+	st_prom_rows(out, ST_COLS(summary_cols), NULL, rows, 1, r);
+	/* One sample per holder: labels no column has. */
 	st_prom_family(out, "sandboxtime_netns_orphan_info",
 		       "An orphaned network namespace and one of its holders.");
 	for (size_t i = 0; i < s->n; i++) {
