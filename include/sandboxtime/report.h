@@ -15,9 +15,11 @@
  * each format. A document (report_layers.c, report_orphans.c,
  * report_netbench.c, report_bench.c) describes its rows once, as an array of
  * struct st_col in the order the columns appear (util-linux lsns's infos[]);
- * the table, CSV, JSON and Prometheus writers here read that array, so that the formats
- * cannot drift apart and a new column is one row. What no table can say (a
- * document's header lines, notes, nested lists) stays in the document's file.
+ * the table, CSV, JSON and Prometheus writers here read that array, so that
+ * the formats cannot drift apart and a new column is one row. What no table
+ * can say (a document's header lines, notes, nested lists) stays in the
+ * document's file. A column's formats (.in) and a getter that looks at
+ * cell->format cover the places where the formats differ on purpose.
  */
 
 enum st_report_format {
