@@ -3,92 +3,137 @@
 #define SANDBOXTIME_REPORT_H
 
 #include <jansson.h>
+#include <stdint.h>
 #include <stdio.h>
 
+#include "sandboxtime/error.h"
 #include "sandboxtime/host.h"
-#include "sandboxtime/measure.h"
-#include "sandboxtime/orphans.h"
-#include "sandboxtime/orphans_cleanup.h"
-#include "sandboxtime/output.h"
-#include "sandboxtime/netbench.h"
-#include "sandboxtime/bench_syscall.h"
-#include "sandboxtime/net_steps.h"
-#include "sandboxtime/sandbox.h"
+#include "sandboxtime/stats.h"
 
-#define ST_SCHEMA "sandboxtime/v1"
-#define ST_MAX_REPORT_ERRORS 8
-#define ST_SCHEMA_ORPHANS "sandboxtime/orphans/v1"
+/*
+ * What every report document shares: the column table and the machinery of
+ * each format. A document (report_layers.c, report_orphans.c,
+ * report_netbench.c, report_bench.c) describes its rows once, as an array of
+ * struct st_col in the order the columns appear (util-linux lsns's infos[]);
+ * the table, CSV, JSON and Prometheus writers here read that array, so that
+ * the formats cannot drift apart and a new column is one row. What no table
+ * can say (a document's header lines, notes, nested lists) stays in the
+ * document's file. A column's formats (.in) and a getter that looks at
+ * cell->format cover the places where the formats differ on purpose.
+ */
 
-/* How a run or `layers` was asked to measure: the document's "config". */
-struct st_report_config {
-	int run;               /* a run: steps, network, security and workload too */
-	enum st_net_mode net;
-	unsigned int repeat;
-	unsigned int warmup;
-	unsigned int deferred_repeat;
-	unsigned int cold_ms;
-	int alone;
-	const char *config;    /* --config FILE, or NULL */
-	char **argv;           /* CMD (a run) */
+enum st_report_format {
+	ST_OUT_TABLE,
+	ST_OUT_CSV,
+	ST_OUT_JSON,
+	ST_OUT_PROM,
 };
 
-/* Everything one run knows; each format renders the same facts. */
-struct st_report {
-	const struct st_output *out;
-	const struct st_report_config *config;
-	struct st_host host;
-	unsigned int mask;                  /* measured layers */
-	unsigned int unavailable;           /* asked, but the kernel refused them */
-	int layer_errnum[ST_LAYER_COUNT];   /* why, for each unavailable layer */
-	const struct st_measurement *m;     /* NULL: nothing measured (--repeat=0) */
-	const struct st_steps *steps;       /* NULL for `layers` */
-	const struct st_workload *workload; /* NULL for `layers`, or CMD never ran */
-	const struct st_net_plan *net;      /* NULL for `layers` */
-	const struct st_hardening *harden;  /* NULL for `layers` */
-	const struct st_net_steps *net_steps; /* --net-steps-repeat, or NULL */
-	const struct st_bench_syscall *bench; /* bench syscall: its results instead of layers */
-	size_t nerrors;
-	char errors[ST_MAX_REPORT_ERRORS][ST_ERROR_MSG_MAX]; /* non-fatal problems */
+enum st_cell_kind {
+	ST_CELL_TEXT,  /* text */
+	ST_CELL_UINT,  /* u */
+	ST_CELL_INT,   /* i */
+	ST_CELL_REAL,  /* d */
+	ST_CELL_BOOL,  /* i: JSON true/false, elsewhere 1/0 */
+	ST_CELL_STATS, /* stats: JSON a stats object, CSV one field per statistic */
+	ST_CELL_JSON,  /* json: a value only JSON shows (lists of objects) */
+	ST_CELL_GROUP, /* JSON: the object "KEY" that KEY.x columns go into, or null */
 };
 
-/* Records a problem the run survived (it goes into "errors"). */
-void st_report_add_error(struct st_report *r, const char *fmt, ...) _printf_(2, 3);
-
-/* Writes @r in the format of r->out->format; -errno on a write error. */
-int st_report_write(const struct st_report *r, FILE *out, struct st_error *err);
-
-/* The sandboxtime/v1 document (new reference), for writing and for tests. */
-json_t *st_report_json(const struct st_report *r);
-
-int st_report_write_json(const struct st_report *r, FILE *out, struct st_error *err);
-int st_report_write_table(const struct st_report *r, FILE *out, int tty, struct st_error *err);
-int st_report_write_csv(const struct st_report *r, FILE *out, struct st_error *err);
-
-/* Why layer @layer is unavailable: "Invalid argument (this kernel was built without ...)". */
-void st_report_layer_reason(const struct st_report *r, int layer, char *buf, size_t len);
-
-/* Incremental cost of set @i for figure @fig: its median minus its reference's. */
-double st_report_increment(const struct st_measurement *m, size_t i, enum st_figure fig);
-
-/* `orphans`: what one scan found, and how to show it. */
-struct st_orphans_report {
-	const struct st_output *out;
-	int all; /* the table shows active namespaces too */
-	struct st_host host;
-	const struct st_orphans *scan;
-	const struct st_cleanup *cleanup; /* NULL: no --cleanup */
+/* One column's value in one row, as the column's getter found it. */
+struct st_cell {
+	enum st_report_format format; /* set by the writer: lists differ per format */
+	enum st_cell_kind kind;
+	int empty;  /* no value: CSV leaves the field empty, the table prints "-" */
+	int null;   /* JSON null */
+	int absent; /* JSON leaves the key out */
+	const char *text;
+	uint64_t u;
+	int64_t i;
+	double d;
+	const struct st_samples *stats;
+	json_t *json;  /* owned: the writer takes it */
+	char *owned;   /* text that the writer frees */
+	char buf[512]; /* room for text the getter formats */
 };
 
-/* The sandboxtime/orphans/v1 document (new reference). */
-json_t *st_orphans_json(const struct st_orphans_report *r);
-int st_orphans_write(const struct st_orphans_report *r, FILE *out, struct st_error *err);
-int st_orphans_write_json(const struct st_orphans_report *r, FILE *out, struct st_error *err);
-int st_orphans_write_table(const struct st_orphans_report *r, FILE *out, struct st_error *err);
-int st_orphans_write_csv(const struct st_orphans_report *r, FILE *out, struct st_error *err);
-int st_orphans_write_prom(const struct st_orphans_report *r, FILE *out, struct st_error *err);
-/* The Prometheus text of a --textfile: st_orphans_write_prom() plus when the scan ended and took. */
-int st_orphans_write_textfile(const struct st_orphans_report *r, double scan_time_s,
-			      double scan_duration_s, FILE *out, struct st_error *err);
+/* Which formats show a column (a table-only figure, a JSON-only detail). */
+#define ST_COL_TABLE 0x1u
+#define ST_COL_CSV 0x2u
+#define ST_COL_JSON 0x4u
+#define ST_COL_PROM 0x8u
+
+enum st_col_align {
+	ST_ALIGN_RIGHT,
+	ST_ALIGN_LEFT,
+};
+
+struct st_col;
+typedef void (*st_col_get)(const struct st_col *col, const void *row, const void *doc,
+			   struct st_cell *cell);
+
+struct st_col {
+	const char *name;    /* CSV header before the unit: "throughput" */
+	const char *unit;    /* "us", "gbps", "bytes", or NULL: CSV "name_unit", "name_stat_unit" */
+	const char *key;     /* JSON key; "group.key" nests it in the object "group" */
+	const char *heading; /* table heading */
+	int width, prec;     /* table cell: width, digits after the point */
+	const char *suffix;  /* table: printed after a number, inside the width ("x") */
+	int csv_prec;        /* CSV digits after the point (REAL and STATS) */
+	enum st_col_align align;
+	unsigned int in;      /* ST_COL_*: the formats that show it */
+	int stats;            /* a stats column: the getter gives ST_CELL_STATS */
+	const char *prom;     /* Prometheus metric; columns in a row with one name are one family */
+	const char *prom_label; /* more labels of its samples: quantile="0.5" */
+	const char *help;     /* what it is, for legends and Prometheus HELP */
+	st_col_get get;
+	int arg;              /* for the getter: one getter serves several rows */
+	int (*shown)(const void *doc); /* NULL: always; else whether this document has it */
+};
+
+/* A column set: a document's rows described once. */
+struct st_cols {
+	const struct st_col *v;
+	size_t n;
+};
+
+#define ST_COLS(array) ((struct st_cols){ .v = (array), .n = sizeof(array) / sizeof((array)[0]) })
+
+/* Fills @cell for @col at @row; frees nothing (see st_cell_release). */
+void st_cell_get(const struct st_col *col, const void *row, const void *doc,
+		 enum st_report_format format, struct st_cell *cell);
+void st_cell_release(struct st_cell *cell);
+/* Whether document @doc has column @col in format @in (ST_COL_*). */
+int st_col_shown(const struct st_col *col, const void *doc, unsigned int in);
+
+/* Table (report_table.c): headings and one row, no line feed (a bar may follow). */
+void st_table_header(FILE *out, struct st_cols cols, const void *doc);
+void st_table_row(FILE *out, struct st_cols cols, const void *row, const void *doc);
+
+/* CSV (report_csv.c): RFC 4180 quoting, units in the header only. */
+void st_csv_field(FILE *out, const char *text);
+void st_csv_header(FILE *out, struct st_cols cols, const void *doc);
+void st_csv_row(FILE *out, struct st_cols cols, const void *row, const void *doc);
+
+/* JSON (report_json.c): @row's columns as an object, in the table's order. */
+json_t *st_json_row(struct st_cols cols, const void *row, const void *doc);
+/* Writes @doc as every document goes out (indented, keys in order, 9 digits); NULL: ENOMEM. */
+int st_json_write(json_t *doc, FILE *out, struct st_error *err);
+/* {"name": "sandboxtime", "version": ...} */
+json_t *st_report_tool_json(void);
+/* A stats object {min, median, p95, mean, stddev, n, samples}, or null when empty. */
+json_t *st_report_stats_json(const struct st_samples *s);
+json_t *st_report_host_json(const struct st_host *h);
+
+/* Prometheus text (report_prom.c): "# HELP" and "# TYPE NAME gauge". */
+void st_prom_family(FILE *out, const char *name, const char *help);
+/*
+ * The metrics of @cols: one family for each run of columns with the same
+ * .prom name, then a sample per row and column whose cell is not empty,
+ * labelled name="text" by column @label (NULL: no label).
+ */
+void st_prom_rows(FILE *out, struct st_cols cols, const struct st_col *label,
+		  const void *const *rows, size_t nrows, const void *doc);
 
 /*
  * Escapes @in as a Prometheus label value (text exposition format: backslash,
@@ -97,43 +142,11 @@ int st_orphans_write_textfile(const struct st_orphans_report *r, double scan_tim
  */
 size_t st_prom_escape_label(const char *in, char *out, size_t len);
 
+/* A table's first line (tool, kernel, CPUs, rootless, pinning), and a second without clone3. */
+void st_report_host_line(FILE *out, const struct st_host *h);
+
 /* Progress on standard error, for st_measure_config.progress (tty only). */
 void st_report_progress(void *ctx, const char *phase, unsigned int done, unsigned int total);
 void st_report_progress_done(void);
-
-/* A stats object {min, median, p95, mean, stddev, n, samples}, or null when empty. */
-json_t *st_report_stats_json(const struct st_samples *s);
-json_t *st_report_host_json(const struct st_host *h);
-
-/* netbench: schema sandboxtime/netbench/v1 (DESIGN.md). */
-#define ST_NB_SCHEMA "sandboxtime/netbench/v1"
-#define ST_NB_MAX_NOTES 12
-#define ST_NB_NOTE_MAX 512
-
-struct st_nb_report {
-	const struct st_output *out;
-	const struct st_nb_config *cfg;
-	unsigned int path_mask; /* the paths asked for (enum st_nb_path bits) */
-	int cpu_pin;            /* --cpu-pin was given */
-	const struct st_host *host;
-	int server_cpu, client_cpu; /* --cpu-pin's choice, -1 without */
-	const struct st_nb_path_result *paths; /* [ST_NB_PATH_COUNT] */
-	struct st_nb_ratios ratios;
-	uint64_t elapsed_ns;
-};
-
-/* The method, as sentences: the JSON "notes" and the table's footer. */
-size_t st_nb_report_notes(const struct st_nb_report *r, char notes[][ST_NB_NOTE_MAX], size_t max);
-
-/* Transactions per second of the latency phase, 0 without one. */
-double st_nb_transactions_per_s(const struct st_nb_path_result *p);
-
-json_t *st_nb_report_json(const struct st_nb_report *r);
-/* Writes @ctx (a struct st_nb_report) in r->out->format: an st_session_writer. */
-int st_nb_report_write(const void *ctx, FILE *out, struct st_error *err);
-int st_nb_write_json(const struct st_nb_report *r, FILE *out, struct st_error *err);
-int st_nb_write_table(const struct st_nb_report *r, FILE *out, struct st_error *err);
-int st_nb_write_csv(const struct st_nb_report *r, FILE *out, struct st_error *err);
-int st_nb_write_prometheus(const struct st_nb_report *r, FILE *out, struct st_error *err);
 
 #endif

@@ -4,9 +4,11 @@
 
 #include <stdio.h>
 
-#include "sandboxtime/cli.h"
+#include "sandboxtime/error.h"
 #include "sandboxtime/measure.h"
-#include "sandboxtime/report.h"
+#include "sandboxtime/report_layers.h"
+
+struct st_opts;
 
 /* What `sandboxtime -- CMD` and `sandboxtime layers` share. */
 struct st_session {

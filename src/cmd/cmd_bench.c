@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "sandboxtime/bench_syscall.h"
 #include "sandboxtime/cmd.h"
-#include "sandboxtime/report.h"
 #include "sandboxtime/session.h"
 
 int st_cmd_bench(const struct st_bench_opts *o, const struct st_output *out, int *exit_code,

@@ -10,6 +10,7 @@
 #include "sandboxtime/clock.h"
 #include "sandboxtime/cmd.h"
 #include "sandboxtime/netbench.h"
+#include "sandboxtime/report_netbench.h"
 #include "sandboxtime/session.h"
 #include "sandboxtime/signals.h"
 

@@ -11,7 +11,7 @@
 #include "sandboxtime/orphans.h"
 #include "sandboxtime/orphans_cleanup.h"
 #include "sandboxtime/host.h"
-#include "sandboxtime/report.h"
+#include "sandboxtime/report_orphans.h"
 #include "sandboxtime/signals.h"
 
 static void closefilep(FILE **f)

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "sandboxtime/cli.h"
+#include "sandboxtime/report.h"
 #include "sandboxtime/session.h"
 #include "sandboxtime/spawn.h"
 

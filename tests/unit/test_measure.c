@@ -12,7 +12,7 @@
 #include <cmocka.h>
 
 #include "sandboxtime/measure.h"
-#include "sandboxtime/report.h"
+#include "sandboxtime/report_layers.h"
 
 #define BIT(l) ST_LAYER_BIT(ST_LAYER_##l)
 

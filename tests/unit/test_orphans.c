@@ -16,6 +16,7 @@
 #include "sandboxtime/orphans_cleanup.h"
 #include "sandboxtime/procfs.h"
 #include "sandboxtime/report.h"
+#include "sandboxtime/report_orphans.h"
 
 #define NSFS 4 /* st_dev of nsfs in these fixtures */
 

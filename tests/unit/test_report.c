@@ -27,6 +27,8 @@
 
 #include "sandboxtime/cli.h"
 #include "sandboxtime/report.h"
+#include "sandboxtime/report_layers.h"
+#include "sandboxtime/sandbox.h"
 
 #define BIT(l) ST_LAYER_BIT(ST_LAYER_##l)
 #define VALUES(...) (const double[]){ __VA_ARGS__ }, ARRAY_SIZE(((const double[]){ __VA_ARGS__ }))

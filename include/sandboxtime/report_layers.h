@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef SANDBOXTIME_REPORT_LAYERS_H
+#define SANDBOXTIME_REPORT_LAYERS_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+#include "sandboxtime/compiler.h"
+#include "sandboxtime/error.h"
+#include "sandboxtime/host.h"
+#include "sandboxtime/layer.h"
+#include "sandboxtime/measure.h"
+#include "sandboxtime/ns_net.h"
+#include "sandboxtime/output.h"
+
+struct st_steps;
+struct st_workload;
+struct st_net_plan;
+struct st_hardening;
+struct st_net_steps;
+struct st_bench_syscall;
+
+#define ST_SCHEMA "sandboxtime/v1"
+#define ST_MAX_REPORT_ERRORS 8
+
+/* How a run or `layers` was asked to measure: the document's "config". */
+struct st_report_config {
+	int run;               /* a run: steps, network, security and workload too */
+	enum st_net_mode net;
+	unsigned int repeat;
+	unsigned int warmup;
+	unsigned int deferred_repeat;
+	unsigned int cold_ms;
+	int alone;
+	const char *config;    /* --config FILE, or NULL */
+	char **argv;           /* CMD (a run) */
+};
+
+/* Everything one run knows; each format renders the same facts. */
+struct st_report {
+	const struct st_output *out;
+	const struct st_report_config *config;
+	struct st_host host;
+	unsigned int mask;                  /* measured layers */
+	unsigned int unavailable;           /* asked, but the kernel refused them */
+	int layer_errnum[ST_LAYER_COUNT];   /* why, for each unavailable layer */
+	const struct st_measurement *m;     /* NULL: nothing measured (--repeat=0) */
+	const struct st_steps *steps;       /* NULL for `layers` */
+	const struct st_workload *workload; /* NULL for `layers`, or CMD never ran */
+	const struct st_net_plan *net;      /* NULL for `layers` */
+	const struct st_hardening *harden;  /* NULL for `layers` */
+	const struct st_net_steps *net_steps; /* --net-steps-repeat, or NULL */
+	const struct st_bench_syscall *bench; /* bench syscall: its results instead of layers */
+	size_t nerrors;
+	char errors[ST_MAX_REPORT_ERRORS][ST_ERROR_MSG_MAX]; /* non-fatal problems */
+};
+
+/* Records a problem the run survived (it goes into "errors"). */
+void st_report_add_error(struct st_report *r, const char *fmt, ...) _printf_(2, 3);
+
+/* Writes @r in the format of r->out->format; -errno on a write error. */
+int st_report_write(const struct st_report *r, FILE *out, struct st_error *err);
+
+/* The sandboxtime/v1 document (new reference), for writing and for tests. */
+json_t *st_report_json(const struct st_report *r);
+
+int st_report_write_json(const struct st_report *r, FILE *out, struct st_error *err);
+int st_report_write_table(const struct st_report *r, FILE *out, int tty, struct st_error *err);
+int st_report_write_csv(const struct st_report *r, FILE *out, struct st_error *err);
+
+/* Why layer @layer is unavailable: "Invalid argument (this kernel was built without ...)". */
+void st_report_layer_reason(const struct st_report *r, int layer, char *buf, size_t len);
+
+/* Incremental cost of set @i for figure @fig: its median minus its reference's. */
+double st_report_increment(const struct st_measurement *m, size_t i, enum st_figure fig);
+
+#endif

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef SANDBOXTIME_REPORT_RUN_H
+#define SANDBOXTIME_REPORT_RUN_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+#include "sandboxtime/report_layers.h"
+
+/*
+ * What only `sandboxtime -- CMD` reports besides the layers: the sandbox's
+ * steps, its network, the net steps lab, the workload's security and the
+ * workload itself. Sections of the sandboxtime/v1 document (report_layers.c).
+ */
+
+/* Adds "steps", "network", "net_steps", "security" and "workload" to @doc. */
+void st_run_json(json_t *doc, const struct st_report *r);
+
+/* The same, as the table's sections after the layers. */
+void st_run_write_table(const struct st_report *r, FILE *out);
+
+#endif

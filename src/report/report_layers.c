@@ -1,0 +1,543 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The sandboxtime/v1 document of `sandboxtime -- CMD` and `sandboxtime
+ * layers`: one row per measured set or unavailable layer, described once by
+ * layer_cols (fixed rows around one row per figure of measure.c's
+ * st_figures[], so that a new figure reaches JSON and CSV by itself). The
+ * human table shows other figures of the same sets (medians, increments,
+ * cold over warm): warm_cols[] and cold_cols[]. What only a run has (steps,
+ * network, security, workload) is in report_run.c.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "sandboxtime/cli.h"
+#include "sandboxtime/clock.h"
+#include "sandboxtime/report.h"
+#include "sandboxtime/report_bench.h"
+#include "sandboxtime/report_layers.h"
+#include "sandboxtime/report_run.h"
+
+#define BAR_WIDTH 24
+
+void st_report_add_error(struct st_report *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (r->nerrors >= ST_MAX_REPORT_ERRORS)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(r->errors[r->nerrors++], ST_ERROR_MSG_MAX, fmt, ap);
+	va_end(ap);
+}
+
+void st_report_layer_reason(const struct st_report *r, int layer, char *buf, size_t len)
+{
+	struct st_error e = { .errnum = r->layer_errnum[layer] };
+
+	st_layer_hint(&e, e.errnum, (enum st_layer)layer);
+	snprintf(buf, len, "%s%s%s%s", strerror(e.errnum), e.hint[0] ? " (" : "", e.hint,
+		 e.hint[0] ? ")" : "");
+}
+
+double st_report_increment(const struct st_measurement *m, size_t i, enum st_figure fig)
+{
+	const struct st_set *ref = st_set_reference(m, i);
+	double v = st_set_median(&m->sets[i], fig);
+
+	return ref ? v - st_set_median(ref, fig) : v;
+}
+
+/* A row: set @i of the measurement, or (set NULL) a layer the kernel refused. */
+struct layer_row {
+	const struct st_measurement *m;
+	size_t i;
+	const struct st_set *set;
+	int layer;
+};
+
+#define ROW(row) ((const struct layer_row *)(row))
+#define REPORT(doc) ((const struct st_report *)(doc))
+
+/* ---- the document's columns ---------------------------------------------- */
+
+static void get_layer(const struct st_col *col, const void *row, const void *doc, struct st_cell *c)
+{
+	c->text = ROW(row)->set ? ROW(row)->set->name : st_layers[ROW(row)->layer].name;
+}
+
+static void get_alone(const struct st_col *col, const void *row, const void *doc, struct st_cell *c)
+{
+	c->kind = ST_CELL_INT;
+	c->i = ROW(row)->set ? ROW(row)->set->alone : 0;
+}
+
+static void get_available(const struct st_col *col, const void *row, const void *doc,
+			  struct st_cell *c)
+{
+	c->kind = ST_CELL_BOOL;
+	c->i = ROW(row)->set != NULL;
+}
+
+/* Only an unavailable layer has a reason; a measured set has none (JSON: no key). */
+static void get_reason(const struct st_col *col, const void *row, const void *doc,
+		       struct st_cell *c)
+{
+	c->absent = ROW(row)->set != NULL;
+	if (!c->absent) {
+		st_report_layer_reason(REPORT(doc), ROW(row)->layer, c->buf, sizeof(c->buf));
+		c->text = c->buf;
+	}
+}
+
+/* The clone flags of the set: SIGCHLD and one CLONE_NEW* per layer. */
+static void get_flags(const struct st_col *col, const void *row, const void *doc, struct st_cell *c)
+{
+	const struct st_set *set = ROW(row)->set;
+
+	c->absent = !set;
+	if (c->absent)
+		return;
+	c->kind = ST_CELL_JSON;
+	c->json = json_array();
+	json_array_append_new(c->json, json_string("SIGCHLD"));
+	for (int l = 0; l < ST_LAYER_COUNT; l++)
+		if (set->mask & ST_LAYER_BIT(l))
+			json_array_append_new(c->json, json_string(st_layers[l].flag_name));
+}
+
+/* Figure col->arg's samples; cold figures exist only with --cold. */
+static void get_figure(const struct st_col *col, const void *row, const void *doc,
+		       struct st_cell *c)
+{
+	const struct st_set *set = ROW(row)->set;
+
+	c->kind = ST_CELL_STATS;
+	c->empty = !set || !set->fig[col->arg].n;
+	c->absent = !set || (col->arg >= ST_FIG_SETUP_COLD && !set->fig[col->arg].n);
+	c->stats = set ? &set->fig[col->arg] : NULL;
+}
+
+static void get_probes(const struct st_col *col, const void *row, const void *doc,
+		       struct st_cell *c)
+{
+	c->kind = ST_CELL_UINT;
+	c->absent = !ROW(row)->set;
+	c->u = ROW(row)->set ? ROW(row)->set->deferred_probes : 0;
+}
+
+/* The cost over the reference set; deferred only where a layer was probed. */
+static void get_increment(const struct st_col *col, const void *row, const void *doc,
+			  struct st_cell *c)
+{
+	const struct st_set *set = ROW(row)->set;
+
+	c->kind = ST_CELL_REAL;
+	c->absent = c->empty = !set;
+	if (!set)
+		return;
+	if (col->arg == ST_FIG_DEFERRED && !(set->mask && set->fig[ST_FIG_DEFERRED].n)) {
+		c->empty = c->null = 1;
+		return;
+	}
+	c->d = st_report_increment(ROW(row)->m, ROW(row)->i, (enum st_figure)col->arg);
+}
+
+static json_t *increments_json(const struct layer_row *row, const struct st_report *r);
+
+/* --alone: that layer's own increments, beside the cumulative row of the layer. */
+static void get_alone_json(const struct st_col *col, const void *row, const void *doc,
+			   struct st_cell *c)
+{
+	const struct st_measurement *m = ROW(row)->m;
+
+	c->absent = 1;
+	for (size_t i = 0; ROW(row)->set && i < m->nsets; i++) {
+		struct layer_row alone = { .m = m, .i = i, .set = &m->sets[i], .layer = m->sets[i].layer };
+
+		if (!m->sets[i].alone || m->sets[i].layer != ROW(row)->set->layer)
+			continue;
+		c->absent = 0;
+		c->kind = ST_CELL_JSON;
+		c->json = increments_json(&alone, REPORT(doc));
+		return;
+	}
+}
+
+#define C ST_COL_CSV
+#define J ST_COL_JSON
+
+static const struct st_col head_cols[] = {
+	{ .name = "layer", .key = "layer", .in = C | J, .get = get_layer,
+	  .help = "the layer this set adds (base: none)" },
+	{ .name = "alone", .in = C, .get = get_alone, .help = "1: this layer only (after user when rootless)" },
+	{ .name = "available", .key = "available", .in = C | J, .get = get_available,
+	  .help = "0: the kernel refused the layer" },
+	{ .name = "reason", .key = "reason", .in = C | J, .get = get_reason,
+	  .help = "why the kernel refused it" },
+	{ .key = "flags", .in = J, .get = get_flags, .help = "clone flags of the set" },
+};
+
+/* Then one stats column per figure of st_figures[], then these. */
+static const struct st_col tail_cols[] = {
+	{ .key = "deferred_probes", .in = J, .get = get_probes,
+	  .help = "failed unshare() probes while waiting for the deferred teardown" },
+	{ .name = "incremental_setup", .unit = "us", .key = "incremental.setup_us", .csv_prec = 3,
+	  .in = C | J, .get = get_increment, .arg = ST_FIG_SETUP,
+	  .help = "setup cost over the previous set" },
+	{ .name = "incremental_teardown", .unit = "us", .key = "incremental.teardown_us",
+	  .csv_prec = 3, .in = C | J, .get = get_increment, .arg = ST_FIG_TEARDOWN,
+	  .help = "teardown cost over the previous set" },
+	{ .name = "incremental_deferred", .unit = "us", .key = "incremental.deferred_us",
+	  .csv_prec = 3, .in = C | J, .get = get_increment, .arg = ST_FIG_DEFERRED,
+	  .help = "deferred teardown over the previous set" },
+	{ .key = "alone", .in = J, .get = get_alone_json,
+	  .help = "--alone: the layer's increments against the base" },
+};
+
+#undef C
+#undef J
+
+#define NCOLS (ARRAY_SIZE(head_cols) + ST_FIG_COUNT + ARRAY_SIZE(tail_cols))
+
+/* The columns, built once from the two tables and st_figures[]. */
+static struct st_cols layer_cols(void)
+{
+	static struct st_col cols[NCOLS];
+	static char names[ST_FIG_COUNT][32];
+	static int built;
+	size_t n = 0;
+
+	if (built)
+		return (struct st_cols){ cols, NCOLS };
+	for (size_t k = 0; k < ARRAY_SIZE(head_cols); k++)
+		cols[n++] = head_cols[k];
+	for (int f = 0; f < ST_FIG_COUNT; f++) {
+		/* "setup_us" -> "setup_median_us": units stay last, in the CSV header only. */
+		snprintf(names[f], sizeof(names[f]), "%.*s", (int)strlen(st_figures[f].key) - 3,
+			 st_figures[f].key);
+		cols[n++] = (struct st_col){ .name = names[f], .unit = "us", .key = st_figures[f].key,
+					     .stats = 1, .csv_prec = 3, .in = ST_COL_CSV | ST_COL_JSON,
+					     .get = get_figure, .arg = f, .help = st_figures[f].label };
+	}
+	for (size_t k = 0; k < ARRAY_SIZE(tail_cols); k++)
+		cols[n++] = tail_cols[k];
+	built = 1;
+	return (struct st_cols){ cols, NCOLS };
+}
+
+/* The "incremental" object of @row (and "alone"'s): its columns, without the group. */
+static json_t *increments_json(const struct layer_row *row, const struct st_report *r)
+{
+	struct st_cols cols = layer_cols();
+	json_t *obj = json_object();
+
+	for (size_t c = 0; c < cols.n; c++) {
+		const struct st_col *col = &cols.v[c];
+		struct st_cell cell;
+
+		if (!col->key || strncmp(col->key, "incremental.", 12) != 0)
+			continue;
+		st_cell_get(col, row, r, ST_OUT_JSON, &cell);
+		json_object_set_new(obj, col->key + 12, cell.null ? json_null() : json_real(cell.d));
+		st_cell_release(&cell);
+	}
+	return obj;
+}
+
+/* ---- the table ----------------------------------------------------------- */
+
+/* "alone:net" for a set of one layer alone. */
+static void get_set_name(const struct st_col *col, const void *row, const void *doc,
+			 struct st_cell *c)
+{
+	snprintf(c->buf, 24, "%s%s", ROW(row)->set->alone ? "alone:" : "", ROW(row)->set->name);
+	c->text = c->buf;
+}
+
+static void get_median(const struct st_col *col, const void *row, const void *doc,
+		       struct st_cell *c)
+{
+	c->kind = ST_CELL_REAL;
+	c->empty = ROW(row)->set->fig[col->arg].n == 0;
+	c->d = st_set_median(ROW(row)->set, (enum st_figure)col->arg);
+}
+
+static void get_table_increment(const struct st_col *col, const void *row, const void *doc,
+				struct st_cell *c)
+{
+	c->kind = ST_CELL_REAL;
+	c->empty = ROW(row)->set->fig[col->arg].n == 0;
+	c->d = st_report_increment(ROW(row)->m, ROW(row)->i, (enum st_figure)col->arg);
+}
+
+/* Cold over warm: figure col->arg over its warm figure (cold minus ST_FIG_SETUP_COLD). */
+static void get_cold_ratio(const struct st_col *col, const void *row, const void *doc,
+			   struct st_cell *c)
+{
+	static const enum st_figure warm[] = { [ST_FIG_SETUP_COLD] = ST_FIG_SETUP,
+					       [ST_FIG_READY_COLD] = ST_FIG_READY };
+	double base = st_set_median(ROW(row)->set, warm[col->arg]);
+
+	c->kind = ST_CELL_REAL;
+	c->empty = ROW(row)->set->fig[col->arg].n == 0 || base <= 0;
+	c->d = c->empty ? 0 : st_set_median(ROW(row)->set, (enum st_figure)col->arg) / base;
+}
+
+#define NAME_COL { .heading = "LAYER", .width = 12, .align = ST_ALIGN_LEFT, .in = ST_COL_TABLE, \
+		   .get = get_set_name }
+#define MEDIAN(h, f) { .heading = h, .width = 10, .prec = 1, .in = ST_COL_TABLE, .get = get_median, \
+		       .arg = f, .help = "median, in microseconds" }
+#define INCREMENT(h, f) { .heading = h, .width = 10, .prec = 1, .in = ST_COL_TABLE, \
+			  .get = get_table_increment, .arg = f, \
+			  .help = "median cost over the previous row, in microseconds" }
+#define RATIO(h, f) { .heading = h, .width = 10, .prec = 2, .suffix = "x", .in = ST_COL_TABLE, \
+		      .get = get_cold_ratio, .arg = f, .help = "cold median over warm median" }
+
+static const struct st_col warm_cols[] = {
+	NAME_COL,
+	MEDIAN("setup", ST_FIG_SETUP),
+	MEDIAN("ready", ST_FIG_READY),
+	MEDIAN("teardown", ST_FIG_TEARDOWN),
+	MEDIAN("deferred", ST_FIG_DEFERRED),
+	INCREMENT("+setup", ST_FIG_SETUP),
+	INCREMENT("+teardown", ST_FIG_TEARDOWN),
+	INCREMENT("+deferred", ST_FIG_DEFERRED),
+};
+
+static const struct st_col cold_cols[] = {
+	NAME_COL,
+	MEDIAN("setup", ST_FIG_SETUP_COLD),
+	MEDIAN("ready", ST_FIG_READY_COLD),
+	MEDIAN("teardown", ST_FIG_TEARDOWN_COLD),
+	INCREMENT("+setup", ST_FIG_SETUP_COLD),
+	RATIO("setup x", ST_FIG_SETUP_COLD),
+	RATIO("ready x", ST_FIG_READY_COLD),
+};
+
+static void print_header(const struct st_report *r, FILE *out)
+{
+	const struct st_report_config *o = r->config;
+
+	st_report_host_line(out, &r->host);
+	if (r->m)
+		fprintf(out,
+			"%u runs after %u warm-up, interleaved; deferred: %u runs; medians in microseconds\n",
+			o->repeat, o->warmup, o->deferred_repeat);
+}
+
+/* What a layer makes the caller wait for: its setup and teardown increments. */
+static double bar_value(const struct st_measurement *m, size_t i)
+{
+	double v = st_report_increment(m, i, ST_FIG_SETUP) + st_report_increment(m, i, ST_FIG_TEARDOWN);
+
+	return v > 0 ? v : 0;
+}
+
+static void print_bar(FILE *out, double v, double max)
+{
+	int n = max > 0 ? (int)(v / max * BAR_WIDTH + 0.5) : 0;
+
+	fputc(' ', out);
+	for (int k = 0; k < n; k++)
+		fputs("\u2588", out);
+}
+
+static void print_table(const struct st_report *r, struct st_cols cols, FILE *out, double bar_max)
+{
+	const struct st_measurement *m = r->m;
+
+	fputc('\n', out);
+	st_table_header(out, cols, r);
+	fputc('\n', out);
+	for (size_t i = 0; i < m->nsets; i++) {
+		struct layer_row row = { .m = m, .i = i, .set = &m->sets[i], .layer = m->sets[i].layer };
+
+		st_table_row(out, cols, &row, r);
+		if (bar_max > 0 && row.set->layer >= 0)
+			print_bar(out, bar_value(m, i), bar_max);
+		fputc('\n', out);
+	}
+}
+
+/* -v: every figure's statistics, set by set. */
+static void print_samples(const struct st_measurement *m, FILE *out)
+{
+	for (size_t i = 0; i < m->nsets; i++) {
+		const struct st_set *set = &m->sets[i];
+
+		for (int f = 0; f < ST_FIG_COUNT; f++) {
+			struct st_stats s;
+
+			if (!set->fig[f].n || st_stats_compute(set->fig[f].v, set->fig[f].n, &s) < 0)
+				continue;
+			fprintf(out, "  %s%-8s %-15s min %9.1f  median %9.1f  p95 %9.1f  mean %9.1f  stddev %8.1f  n %zu\n",
+				set->alone ? "alone:" : "", set->name, st_figures[f].key, s.min, s.median, s.p95,
+				s.mean, s.stddev, s.n);
+		}
+	}
+}
+
+static void print_layers(const struct st_report *r, FILE *out, int tty)
+{
+	const struct st_measurement *m = r->m;
+	double bar_max = 0;
+
+	if (tty)
+		for (size_t i = 1; i < m->nsets; i++)
+			if (bar_value(m, i) > bar_max)
+				bar_max = bar_value(m, i);
+	print_table(r, ST_COLS(warm_cols), out, bar_max);
+	for (int l = 0; l < ST_LAYER_COUNT; l++) {
+		char reason[ST_ERROR_MSG_MAX * 2];
+
+		if (!(r->unavailable & ST_LAYER_BIT(l)))
+			continue;
+		st_report_layer_reason(r, l, reason, sizeof(reason));
+		fprintf(out, "%-12s unavailable: %s\n", st_layers[l].name, reason);
+	}
+	fprintf(out, "(+: cost over the previous row; deferred: until the kernel freed the namespaces, after the reap; waited %.0f ms for it)\n",
+		st_ns_to_us(m->deferred_wait_ns) / 1000.0);
+	if (r->config->cold_ms) {
+		fprintf(out, "\nCOLD: after %u ms idle before every sample (x: cold over warm)", r->config->cold_ms);
+		print_table(r, ST_COLS(cold_cols), out, 0);
+	}
+	if (r->out->verbose)
+		print_samples(m, out);
+}
+
+int st_report_write_table(const struct st_report *r, FILE *out, int tty, struct st_error *err)
+{
+	print_header(r, out);
+	if (r->bench) {
+		st_bench_write_table(r->bench, out);
+	} else {
+		if (r->m)
+			print_layers(r, out, tty);
+		st_run_write_table(r, out);
+		for (size_t i = 0; i < r->nerrors; i++)
+			fprintf(out, "note: %s\n", r->errors[i]);
+	}
+	if (ferror(out))
+		return st_error_set(err, EIO, "report: writing the table");
+	return 0;
+}
+
+/* ---- JSON and CSV -------------------------------------------------------- */
+
+static json_t *layer_names_json(unsigned int mask)
+{
+	json_t *a = json_array();
+
+	for (int l = 0; l < ST_LAYER_COUNT; l++)
+		if (mask & ST_LAYER_BIT(l))
+			json_array_append_new(a, json_string(st_layers[l].name));
+	return a;
+}
+
+static json_t *config_json(const struct st_report *r)
+{
+	const struct st_report_config *o = r->config;
+
+	return json_pack("{s:o,s:s,s:I,s:I,s:I,s:o,s:b,s:o}", "ns", layer_names_json(r->mask), "net",
+			 st_net_mode_names[o->net], "repeat", (json_int_t)o->repeat, "warmup",
+			 (json_int_t)o->warmup, "deferred_repeat", (json_int_t)o->deferred_repeat,
+			 "cold_ms", o->cold_ms ? json_integer(o->cold_ms) : json_null(), "alone",
+			 o->alone, "config_file", o->config ? json_string(o->config) : json_null());
+}
+
+/* Base first, then each layer in order: refused, or its cumulative set (with "alone"). */
+static json_t *layers_json(const struct st_report *r)
+{
+	const struct st_measurement *m = r->m;
+	json_t *a = json_array();
+
+	if (m && m->nsets) {
+		struct layer_row base = { .m = m, .i = 0, .set = &m->sets[0], .layer = -1 };
+
+		json_array_append_new(a, st_json_row(layer_cols(), &base, r));
+	}
+	for (int l = 0; l < ST_LAYER_COUNT; l++) {
+		struct layer_row row = { .m = m, .layer = l };
+
+		if (r->unavailable & ST_LAYER_BIT(l)) {
+			json_array_append_new(a, st_json_row(layer_cols(), &row, r));
+			continue;
+		}
+		for (size_t i = 0; m && i < m->nsets; i++) {
+			if (m->sets[i].alone || m->sets[i].layer != l)
+				continue;
+			row.i = i;
+			row.set = &m->sets[i];
+			json_array_append_new(a, st_json_row(layer_cols(), &row, r));
+		}
+	}
+	return a;
+}
+
+json_t *st_report_json(const struct st_report *r)
+{
+	json_t *doc = json_object();
+	json_t *errors = json_array();
+
+	json_object_set_new(doc, "schema", json_string(ST_SCHEMA));
+	json_object_set_new(doc, "tool", st_report_tool_json());
+	json_object_set_new(doc, "host", st_report_host_json(&r->host));
+	json_object_set_new(doc, "config", config_json(r));
+	json_object_set_new(doc, "layers", layers_json(r));
+	if (r->m)
+		json_object_set_new(doc, "measurement",
+				    json_pack("{s:f,s:f}", "elapsed_us", st_ns_to_us(r->m->elapsed_ns),
+					      "deferred_wait_us", st_ns_to_us(r->m->deferred_wait_ns)));
+	if (r->config->run)
+		st_run_json(doc, r);
+	for (size_t i = 0; i < r->nerrors; i++)
+		json_array_append_new(errors, json_string(r->errors[i]));
+	json_object_set_new(doc, "errors", errors);
+	return doc;
+}
+
+int st_report_write_json(const struct st_report *r, FILE *out, struct st_error *err)
+{
+	json_auto_t *doc = r->bench ? st_bench_json(&r->host, r->bench) : st_report_json(r);
+
+	return st_json_write(doc, out, err);
+}
+
+/* Every set in measurement order, then the layers the kernel refused. */
+int st_report_write_csv(const struct st_report *r, FILE *out, struct st_error *err)
+{
+	if (r->bench) {
+		st_bench_write_csv(r->bench, out);
+		return ferror(out) ? st_error_set(err, EIO, "report: writing CSV") : 0;
+	}
+	st_csv_header(out, layer_cols(), r);
+	for (size_t i = 0; r->m && i < r->m->nsets; i++) {
+		struct layer_row row = { .m = r->m, .i = i, .set = &r->m->sets[i], .layer = r->m->sets[i].layer };
+
+		st_csv_row(out, layer_cols(), &row, r);
+	}
+	for (int l = 0; l < ST_LAYER_COUNT; l++) {
+		struct layer_row row = { .m = r->m, .layer = l };
+
+		if (r->unavailable & ST_LAYER_BIT(l))
+			st_csv_row(out, layer_cols(), &row, r);
+	}
+	if (ferror(out))
+		return st_error_set(err, EIO, "report: writing CSV");
+	return 0;
+}
+
+int st_report_write(const struct st_report *r, FILE *out, struct st_error *err)
+{
+	switch (r->out->format) {
+	case ST_FORMAT_JSON:
+		return st_report_write_json(r, out, err);
+	case ST_FORMAT_CSV:
+		return st_report_write_csv(r, out, err);
+	case ST_FORMAT_TABLE:
+	default:
+		return st_report_write_table(r, out, isatty(fileno(out)), err);
+	}
+}

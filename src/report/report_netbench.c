@@ -1,0 +1,648 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The netbench document (sandboxtime/netbench/v1): one row per measured path,
+ * described once by path_cols[]; the ratios by ratio_rows[]. The table, CSV
+ * and JSON writers read the same rows, so the CSV header, its fields and the
+ * JSON keys cannot disagree.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "sandboxtime/cli.h"
+#include "sandboxtime/report.h"
+#include "sandboxtime/report_netbench.h"
+#include "sandboxtime/version.h"
+
+double st_nb_transactions_per_s(const struct st_nb_path_result *p)
+{
+	return p->rr_ns ? (double)p->hist.n * 1e9 / (double)p->rr_ns : 0;
+}
+
+/* ---- the path columns ---------------------------------------------------- */
+
+#define PATH(row) ((const struct st_nb_path_result *)(row))
+#define REPORT(doc) ((const struct st_nb_report *)(doc))
+
+static void get_path(const struct st_col *col, const void *row, const void *doc, struct st_cell *c)
+{
+	c->text = st_nb_path_names[PATH(row) - REPORT(doc)->paths];
+}
+
+static void get_gbps(const struct st_col *col, const void *row, const void *doc, struct st_cell *c)
+{
+	c->kind = ST_CELL_STATS;
+	c->stats = &PATH(row)->gbps;
+}
+
+/* The table's figures of the runs: col->arg 0 the median, 1 the minimum. */
+static void get_gbps_stat(const struct st_col *col, const void *row, const void *doc,
+			  struct st_cell *c)
+{
+	struct st_stats s;
+
+	c->kind = ST_CELL_REAL;
+	c->empty = st_stats_compute(PATH(row)->gbps.v, PATH(row)->gbps.n, &s) < 0;
+	c->d = c->empty ? NAN : col->arg ? s.min : s.median;
+	c->empty = c->empty || isnan(c->d);
+}
+
+/* Null in JSON without a latency phase: its columns are left out then. */
+static void get_latency(const struct st_col *col, const void *row, const void *doc,
+			struct st_cell *c)
+{
+	c->kind = ST_CELL_GROUP;
+	c->null = !PATH(row)->measured || !PATH(row)->hist.n;
+}
+
+enum { LAT_P50, LAT_P99, LAT_MEAN, LAT_N, LAT_MIN, LAT_MAX };
+
+static void get_lat(const struct st_col *col, const void *row, const void *doc, struct st_cell *c)
+{
+	const struct st_hist *h = &PATH(row)->hist;
+
+	c->kind = ST_CELL_REAL;
+	c->empty = !h->n;
+	if (c->empty)
+		return;
+	switch (col->arg) {
+	case LAT_P50:
+		c->d = st_hist_quantile_ns(h, 0.5) / 1000.0;
+		break;
+	case LAT_P99:
+		c->d = st_hist_quantile_ns(h, 0.99) / 1000.0;
+		break;
+	case LAT_MEAN:
+		c->d = st_hist_mean_ns(h) / 1000.0;
+		break;
+	case LAT_N:
+		c->kind = ST_CELL_UINT;
+		c->u = h->n;
+		break;
+	case LAT_MIN:
+		c->d = (double)h->min_ns / 1000.0;
+		break;
+	default:
+		c->d = (double)h->max_ns / 1000.0;
+		break;
+	}
+}
+
+static void get_tps(const struct st_col *col, const void *row, const void *doc, struct st_cell *c)
+{
+	c->kind = ST_CELL_REAL;
+	c->d = st_nb_transactions_per_s(PATH(row));
+	c->empty = !PATH(row)->hist.n;
+	c->null = !REPORT(doc)->cfg->rr;
+}
+
+/* The unsigned int or uint64_t of struct st_nb_path_result at offset col->arg. */
+#define AT(f) ((int)offsetof(struct st_nb_path_result, f))
+
+static void get_u32(const struct st_col *col, const void *row, const void *doc, struct st_cell *c)
+{
+	c->kind = ST_CELL_UINT;
+	c->u = *(const unsigned int *)((const char *)row + col->arg);
+}
+
+static void get_u64(const struct st_col *col, const void *row, const void *doc, struct st_cell *c)
+{
+	c->kind = ST_CELL_UINT;
+	c->u = *(const uint64_t *)((const char *)row + col->arg);
+}
+
+static void get_cpu_s(const struct st_col *col, const void *row, const void *doc, struct st_cell *c)
+{
+	c->kind = ST_CELL_REAL;
+	c->d = col->arg ? PATH(row)->client_cpu_s : PATH(row)->server_cpu_s;
+}
+
+/* CPU seconds per GB received: null when nothing was received over TCP. */
+static void get_per_gb(const struct st_col *col, const void *row, const void *doc,
+		       struct st_cell *c)
+{
+	get_cpu_s(col, row, doc, c);
+	c->empty = c->null = PATH(row)->stream_gb <= 0;
+	c->d /= PATH(row)->stream_gb;
+}
+
+/* Each connection of the stream, summed over the runs, counted at both ends. */
+static json_t *streams_json(const struct st_nb_path_result *p)
+{
+	json_t *a = json_array();
+
+	for (unsigned int i = 0; i < p->nstreams; i++) {
+		const struct st_nb_stream *s = &p->streams[i];
+		double gbps = st_nb_stream_gbps(s);
+
+		json_array_append_new(a, json_pack("{s:I,s:I,s:I,s:o}", "stream", (json_int_t)i,
+						   "bytes_sent", (json_int_t)s->bytes_sent,
+						   "bytes_received", (json_int_t)s->bytes_received,
+						   "throughput_gbps", isnan(gbps) ? json_null() : json_real(gbps)));
+	}
+	return a;
+}
+
+/* CSV: how many connections; JSON: each of them. */
+static void get_streams(const struct st_col *col, const void *row, const void *doc,
+			struct st_cell *c)
+{
+	if (c->format == ST_OUT_JSON) {
+		c->kind = ST_CELL_JSON;
+		c->json = streams_json(PATH(row));
+		return;
+	}
+	c->kind = ST_CELL_UINT;
+	c->u = PATH(row)->nstreams;
+}
+
+/* --udp: its object in JSON, null without; CSV fields only where datagrams went out. */
+static void get_udp(const struct st_col *col, const void *row, const void *doc, struct st_cell *c)
+{
+	c->kind = ST_CELL_GROUP;
+	c->null = !REPORT(doc)->cfg->udp;
+}
+
+static void get_udp_mode(const struct st_col *col, const void *row, const void *doc,
+			 struct st_cell *c)
+{
+	c->text = "stream";
+}
+
+enum { UDP_SENT_GBPS, UDP_RECEIVED_GBPS, UDP_LOSS, UDP_LOSS_PERCENT };
+
+static void get_udp_real(const struct st_col *col, const void *row, const void *doc,
+			 struct st_cell *c)
+{
+	const struct st_nb_udp *u = &PATH(row)->udp;
+
+	c->kind = ST_CELL_REAL;
+	if (col->arg == UDP_SENT_GBPS)
+		c->d = st_nb_udp_sent_gbps(u);
+	else if (col->arg == UDP_RECEIVED_GBPS)
+		c->d = st_nb_udp_received_gbps(u);
+	else
+		c->d = st_nb_udp_loss(u) * (col->arg == UDP_LOSS_PERCENT ? 100.0 : 1.0);
+	c->null = isnan(c->d);
+	if (c->format == ST_OUT_TABLE)
+		c->empty = isnan(c->d);
+	else if (c->format == ST_OUT_PROM) /* a rate needs the sender's time, a loss its datagrams */
+		c->empty = col->arg == UDP_RECEIVED_GBPS ? !u->send_ns : !u->sent_datagrams;
+	else
+		c->empty = !(REPORT(doc)->cfg->udp && u->sent_datagrams);
+}
+
+static void get_udp_datagram(const struct st_col *col, const void *row, const void *doc,
+			     struct st_cell *c)
+{
+	c->kind = ST_CELL_UINT;
+	c->u = PATH(row)->udp.datagram;
+	c->empty = c->format == ST_OUT_CSV && !(REPORT(doc)->cfg->udp && PATH(row)->udp.sent_datagrams);
+}
+
+static void get_busy_poll(const struct st_col *col, const void *row, const void *doc,
+			  struct st_cell *c)
+{
+	const struct st_nb_config *o = REPORT(doc)->cfg;
+
+	c->kind = ST_CELL_JSON;
+	c->json = o->rr ? json_pack("{s:b,s:b}", "spin", o->busy_poll, "so_busy_poll",
+				    o->busy_poll && PATH(row)->so_busy_poll)
+			: json_null();
+}
+
+static json_t *cpu_list(uint64_t mask)
+{
+	json_t *a = json_array();
+
+	for (int c = 0; c < 64; c++)
+		if (mask & (1ull << c))
+			json_array_append_new(a, json_integer(c));
+	return a;
+}
+
+static void get_cpus_seen(const struct st_col *col, const void *row, const void *doc,
+			  struct st_cell *c)
+{
+	c->kind = ST_CELL_JSON;
+	c->json = json_pack("{s:o,s:o}", "server", cpu_list(PATH(row)->server_cpus), "client",
+			    cpu_list(PATH(row)->client_cpus));
+}
+
+static int has_rr(const void *doc)
+{
+	return REPORT(doc)->cfg->rr;
+}
+
+static int has_udp(const void *doc)
+{
+	return REPORT(doc)->cfg->udp;
+}
+
+#define T ST_COL_TABLE
+#define C ST_COL_CSV
+#define J ST_COL_JSON
+#define P ST_COL_PROM
+
+/* One row per measured path; the order is the JSON's and the CSV's. */
+static const struct st_col path_cols[] = {
+	{ .name = "path", .key = "path", .heading = "path", .width = 15, .align = ST_ALIGN_LEFT,
+	  .in = T | C | J, .get = get_path, .help = "the path: host (loopback), veth, bridge, ..." },
+	{ .name = "throughput", .unit = "gbps", .key = "throughput_gbps", .stats = 1, .csv_prec = 6,
+	  .in = C | J, .get = get_gbps, .help = "TCP stream throughput of each run, in Gbit/s" },
+	{ .heading = "Gbit/s", .width = 10, .prec = 2, .in = T | P, .get = get_gbps_stat, .arg = 0,
+	  .prom = "sandboxtime_netbench_throughput_gbps",
+	  .help = "Median TCP stream throughput of the path over the runs, in Gbit/s." },
+	{ .heading = "min", .width = 10, .prec = 2, .in = T, .get = get_gbps_stat, .arg = 1,
+	  .help = "lowest TCP stream throughput of a run, in Gbit/s" },
+	{ .key = "latency_us", .in = J, .get = get_latency },
+	{ .name = "latency_p50", .unit = "us", .key = "latency_us.p50", .heading = "p50 us", .width = 10,
+	  .prec = 1, .csv_prec = 3, .in = T | C | J, .get = get_lat, .arg = LAT_P50,
+	  .help = "median latency of a 1-byte request/response, in microseconds" },
+	{ .name = "latency_p99", .unit = "us", .key = "latency_us.p99", .heading = "p99 us", .width = 10,
+	  .prec = 1, .csv_prec = 3, .in = T | C | J, .get = get_lat, .arg = LAT_P99,
+	  .help = "99th percentile of that latency, in microseconds" },
+	{ .name = "latency_mean", .unit = "us", .key = "latency_us.mean", .heading = "mean us",
+	  .width = 10, .prec = 1, .csv_prec = 3, .in = T | C | J, .get = get_lat, .arg = LAT_MEAN,
+	  .help = "mean of that latency, in microseconds" },
+	{ .name = "latency_n", .key = "latency_us.n", .in = C | J, .get = get_lat, .arg = LAT_N,
+	  .help = "transactions measured" },
+	{ .prom = "sandboxtime_netbench_latency_us", .prom_label = "quantile=\"0.5\"", .in = P,
+	  .shown = has_rr, .get = get_lat, .arg = LAT_P50,
+	  .help = "Latency of a 1-byte TCP request/response on the path, in microseconds." },
+	{ .prom = "sandboxtime_netbench_latency_us", .prom_label = "quantile=\"0.99\"", .in = P,
+	  .shown = has_rr, .get = get_lat, .arg = LAT_P99 },
+	{ .key = "latency_us.min", .in = J, .get = get_lat, .arg = LAT_MIN },
+	{ .key = "latency_us.max", .in = J, .get = get_lat, .arg = LAT_MAX },
+	{ .name = "transactions_per_s", .key = "transactions_per_s", .heading = "trans/s", .width = 11,
+	  .prec = 0, .csv_prec = 1, .in = T | C | J, .get = get_tps,
+	  .help = "request/response transactions per second" },
+	{ .name = "retransmits", .key = "retransmits", .heading = "retrans", .width = 8,
+	  .in = T | C | J | P, .get = get_u32, .arg = AT(retransmits),
+	  .prom = "sandboxtime_netbench_retransmits",
+	  .help = "TCP retransmissions of the stream's sender, summed over the runs." },
+	{ .name = "mtu", .unit = "bytes", .key = "mtu", .heading = "mtu", .width = 6, .in = T | C | J,
+	  .get = get_u32, .arg = AT(mtu), .help = "MTU of the client's interface" },
+	{ .name = "bytes_sent", .key = "bytes_sent", .in = C | J, .get = get_u64,
+	  .arg = AT(bytes_sent), .help = "bytes the senders counted, over the runs" },
+	{ .name = "bytes_received", .key = "bytes_received", .in = C | J, .get = get_u64,
+	  .arg = AT(bytes_received), .help = "bytes the receivers counted, over the runs" },
+	{ .key = "cpu.server_s", .in = J, .get = get_cpu_s, .arg = 0 },
+	{ .key = "cpu.client_s", .in = J, .get = get_cpu_s, .arg = 1 },
+	{ .name = "server_cpu", .unit = "s_per_gb", .key = "cpu.server_s_per_gb", .csv_prec = 6,
+	  .in = C | J, .get = get_per_gb, .arg = 0,
+	  .help = "the server's CPU seconds per GB received over TCP" },
+	{ .name = "client_cpu", .unit = "s_per_gb", .key = "cpu.client_s_per_gb", .csv_prec = 6,
+	  .in = C | J, .get = get_per_gb, .arg = 1,
+	  .help = "the client's CPU seconds per GB received over TCP" },
+	{ .key = "retransmits_dsacked", .in = J, .get = get_u32, .arg = AT(dsack_dups) },
+	{ .key = "reordering_seen", .in = J, .get = get_u32, .arg = AT(reord_seen) },
+	{ .name = "streams", .key = "streams", .in = C | J, .get = get_streams,
+	  .help = "TCP connections of the stream" },
+	{ .key = "udp", .in = J, .get = get_udp },
+	{ .key = "udp.mode", .in = J, .get = get_udp_mode },
+	{ .name = "udp_datagram", .unit = "bytes", .key = "udp.datagram_bytes", .in = C | J,
+	  .get = get_udp_datagram, .help = "UDP payload bytes per datagram" },
+	{ .key = "udp.sent_datagrams", .in = J, .get = get_u64, .arg = AT(udp.sent_datagrams) },
+	{ .key = "udp.sent_bytes", .in = J, .get = get_u64, .arg = AT(udp.sent_bytes) },
+	{ .key = "udp.received_datagrams", .in = J, .get = get_u64,
+	  .arg = AT(udp.received_datagrams) },
+	{ .key = "udp.received_bytes", .in = J, .get = get_u64, .arg = AT(udp.received_bytes) },
+	{ .name = "udp_sent", .unit = "gbps", .key = "udp.sent_gbps", .csv_prec = 6, .in = C | J,
+	  .get = get_udp_real, .arg = UDP_SENT_GBPS, .help = "UDP Gbit/s that send(2) took" },
+	{ .name = "udp_received", .unit = "gbps", .key = "udp.received_gbps", .csv_prec = 6,
+	  .in = C | J, .get = get_udp_real, .arg = UDP_RECEIVED_GBPS,
+	  .help = "UDP Gbit/s the receiver counted, over the sender's time" },
+	{ .name = "udp_loss", .key = "udp.loss", .csv_prec = 6, .in = C | J, .get = get_udp_real,
+	  .arg = UDP_LOSS, .help = "share of the sent datagrams the receiver did not count" },
+	{ .prom = "sandboxtime_netbench_udp_received_gbps", .in = P, .shown = has_udp,
+	  .get = get_udp_real, .arg = UDP_RECEIVED_GBPS,
+	  .help = "UDP stream: what the receiver counted, over the sender's measured time, in Gbit/s." },
+	{ .prom = "sandboxtime_netbench_udp_loss_ratio", .in = P, .shown = has_udp,
+	  .get = get_udp_real, .arg = UDP_LOSS,
+	  .help = "UDP stream: share of the sent datagrams the receiver did not count." },
+	{ .key = "busy_poll", .in = J, .get = get_busy_poll },
+	{ .key = "cpus_seen", .in = J, .get = get_cpus_seen },
+};
+
+/* --udp in the table: what the sender sent and the receiver counted, per path. */
+static const struct st_col udp_table_cols[] = {
+	{ .heading = "udp path", .width = 15, .align = ST_ALIGN_LEFT, .in = T, .get = get_path },
+	{ .heading = "datagram", .width = 10, .in = T, .get = get_udp_datagram },
+	{ .heading = "sent Gb/s", .width = 10, .prec = 2, .in = T, .get = get_udp_real,
+	  .arg = UDP_SENT_GBPS },
+	{ .heading = "recv Gb/s", .width = 10, .prec = 2, .in = T, .get = get_udp_real,
+	  .arg = UDP_RECEIVED_GBPS },
+	{ .heading = "loss %", .width = 10, .prec = 2, .in = T, .get = get_udp_real,
+	  .arg = UDP_LOSS_PERCENT },
+};
+
+#undef T
+#undef C
+#undef J
+#undef P
+
+/* ---- the ratios ---------------------------------------------------------- */
+
+/* Each ratio once: its JSON key, Prometheus label and field. */
+static const struct {
+	const char *name;
+	size_t offset;
+} ratio_rows[] = {
+#define RATIO(f) { #f, offsetof(struct st_nb_ratios, f) }
+	RATIO(throughput_host_over_veth),
+	RATIO(throughput_host_over_bridge),
+	RATIO(latency_veth_over_host),
+	RATIO(latency_bridge_over_host),
+	RATIO(throughput_host_over_host_to_sandbox),
+	RATIO(latency_host_to_sandbox_over_host),
+	RATIO(throughput_host_over_macvlan),
+	RATIO(latency_macvlan_over_host),
+#undef RATIO
+};
+
+static double ratio_value(const struct st_nb_report *r, size_t i)
+{
+	return *(const double *)((const char *)&r->ratios + ratio_rows[i].offset);
+}
+
+/* ---- notes --------------------------------------------------------------- */
+
+/* CPU time per GB received over TCP, per path, as one sentence. */
+static void cpu_note(const struct st_nb_report *r, char *note)
+{
+	int len = snprintf(note, ST_NB_NOTE_MAX, "CPU time (user+system, getrusage of each process, warm-up, UDP and latency phases included) per GB received over TCP:");
+
+	for (int i = 0; i < ST_NB_PATH_COUNT && len > 0 && len < ST_NB_NOTE_MAX; i++) {
+		const struct st_nb_path_result *p = &r->paths[i];
+
+		if (!p->measured || p->stream_gb <= 0)
+			continue;
+		len += snprintf(note + len, ST_NB_NOTE_MAX - (size_t)len, " %s server %.3f s, client %.3f s;",
+				st_nb_path_names[i], p->server_cpu_s / p->stream_gb,
+				p->client_cpu_s / p->stream_gb);
+	}
+	if (len > 0 && len < ST_NB_NOTE_MAX && note[len - 1] == ';')
+		note[len - 1] = '.';
+}
+
+#define NOTE(...) (n < max ? (void)snprintf(notes[n++], ST_NB_NOTE_MAX, __VA_ARGS__) : (void)0)
+
+/* Where the server and the client ran, and how that was chosen. */
+static size_t placement_notes(const struct st_nb_report *r, char notes[][ST_NB_NOTE_MAX], size_t n,
+			      size_t max)
+{
+	if (r->server_cpu >= 0)
+		NOTE("CPU placement: --cpu-pin put the server on CPU %d and the client on CPU %d (netbench itself waits, unpinned); they compete with each other only through shared caches and the kernel's softirq work.",
+		     r->server_cpu, r->client_cpu);
+	else if (r->host->pinned_cpu >= 0)
+		NOTE("CPU placement: netbench, server and client all pinned to CPU %d (--cpu), so server and client share one CPU.",
+		     r->host->pinned_cpu);
+	else
+		NOTE("CPU placement: not pinned; the scheduler placed server and client on any of %d CPUs, and may move them between runs (pin all to one with --cpu, server and client apart with --cpu-pin).",
+		     r->host->cpus);
+	return n;
+}
+
+/* What each phase measures, as run with these options. */
+static size_t method_notes(const struct st_nb_report *r, char notes[][ST_NB_NOTE_MAX], size_t n,
+			   size_t max)
+{
+	const struct st_nb_config *o = r->cfg;
+
+	if (o->streams > 1)
+		NOTE("Throughput: %u TCP connections at once, written in turn by one client process (MSG_DONTWAIT, poll when none takes more) and read in turn by one server process, %llu-byte writes for %g s after %g s of warm-up; every connection's bytes are counted at both ends; Gbit/s = all bytes received * 8 / (first measured byte to the last connection's EOF). Runs interleave across paths, rotating the order each round.",
+		     o->streams, (unsigned long long)o->size, o->duration_s, st_nb_warmup_s(o->duration_s));
+	else
+		NOTE("Throughput: one TCP stream of %llu-byte writes for %g s after %g s of warm-up on the same connection; Gbit/s = bytes the receiver counted * 8 / (sender's first measured byte to receiver's EOF). Runs interleave across paths, rotating the order each round.",
+		     (unsigned long long)o->size, o->duration_s, st_nb_warmup_s(o->duration_s));
+	if (o->udp)
+		NOTE("UDP (--udp, a stream, not request/response): datagrams as large as the client's MTU allows without fragments (at most --size), sent as fast as send(2) returns for %g s after %g s of warm-up; sent Gbit/s counts what send(2) took, received Gbit/s what the receiver counted, both over the sender's measured time; loss = 1 - datagrams received / sent.",
+		     o->duration_s, st_nb_warmup_s(o->duration_s));
+	if (o->rr)
+		NOTE("Latency: 1-byte request and response over one TCP_NODELAY connection, one transaction at a time, for %g s per run; p50/p99 from a log-linear histogram (buckets at most 1.6%% wide). %s",
+		     o->duration_s,
+		     o->busy_poll ? "--busy-poll: both ends spin on MSG_DONTWAIT reads and ask for SO_BUSY_POLL, so no wake-up of a sleeping receiver is in a round trip; each end keeps a CPU busy."
+				  : "Both ends sleep in read(2) until the byte arrives: a round trip includes two wake-ups (--busy-poll takes them out).");
+	return n;
+}
+
+size_t st_nb_report_notes(const struct st_nb_report *r, char notes[][ST_NB_NOTE_MAX], size_t max)
+{
+	unsigned int rtx = 0, dup = 0;
+	size_t n = 0;
+
+	NOTE("The paths differ as a whole: veth adds a veth pair and a second network stack (the client's namespace) to loopback, bridge adds a bridge and a second veth pair; no figure isolates one of these parts.");
+	NOTE("'host' is the loopback of a fresh network namespace that netbench made in its own user namespace (%s): what the host's loopback costs, not the host's own namespace, which netbench never touches.",
+	     r->host->rootless ? "rootless" : "as root too");
+	n = placement_notes(r, notes, n, max);
+	n = method_notes(r, notes, n, max);
+	if (r->paths[ST_NB_MACVLAN].measured)
+		NOTE("macvlan: server and client each on a bridge-mode macvlan of one parent (a veth end in the lab's base namespace, for carrier; dummy is not in every kernel); the frames go from one macvlan to the other without touching the parent or a bridge.");
+	if (r->paths[ST_NB_HOST_TO_SANDBOX].measured)
+		NOTE("host-to-sandbox: the client in the lab's 'host' namespace (the bridge's own address), the server behind a veth on that bridge, reached at its address directly; a published port's DNAT rule or proxy is not in the path.");
+	if (n < max)
+		cpu_note(r, notes[n++]);
+	for (int i = 0; i < ST_NB_PATH_COUNT; i++)
+		if (r->paths[i].measured)
+			rtx += r->paths[i].retransmits, dup += r->paths[i].dsack_dups;
+	if (n < max && rtx)
+		NOTE("Retransmits: %u of %u were of segments the receiver already had (it said so by DSACK): segments that arrived out of order, not lost. A veth without GRO hands each packet to the backlog of the CPU that sends it, and TCP sends from the writer's CPU and from the CPU that processes the ACKs, so with server and client on two CPUs segments overtake each other; on one CPU (--cpu) they do not.",
+		     dup, rtx);
+	NOTE("Not shown: traffic to or from the real host, or any other machine; every byte stayed inside namespaces netbench made.");
+	return n;
+}
+
+#undef NOTE
+
+/* ---- JSON ---------------------------------------------------------------- */
+
+static json_t *config_json(const struct st_nb_report *r)
+{
+	const struct st_nb_config *o = r->cfg;
+	json_t *names = json_array(), *config;
+
+	for (int i = 0; i < ST_NB_PATH_COUNT; i++)
+		if (r->path_mask & (1u << i))
+			json_array_append_new(names, json_string(st_nb_path_names[i]));
+	config = json_pack("{s:o,s:f,s:f,s:I,s:I,s:b,s:o,s:s}", "paths", names, "duration_s",
+			   o->duration_s, "warmup_s", st_nb_warmup_s(o->duration_s), "repeat",
+			   (json_int_t)o->repeat, "size", (json_int_t)o->size, "rr", o->rr, "mtu",
+			   o->mtu ? json_integer(o->mtu) : json_null(), "namespaces",
+			   "a fresh user and network namespace, made by netbench");
+	json_object_set_new(config, "streams", json_integer(o->streams));
+	json_object_set_new(config, "busy_poll", json_boolean(o->busy_poll));
+	json_object_set_new(config, "udp", o->udp ? json_string("stream") : json_null());
+	json_object_set_new(config, "cpu_placement",
+			    json_pack("{s:b,s:o,s:o,s:o}", "cpu_pin", r->cpu_pin, "server_cpu",
+				      r->server_cpu >= 0 ? json_integer(r->server_cpu) : json_null(),
+				      "client_cpu",
+				      r->client_cpu >= 0 ? json_integer(r->client_cpu) : json_null(),
+				      "all_on_cpu",
+				      r->host->pinned_cpu >= 0 ? json_integer(r->host->pinned_cpu)
+							       : json_null()));
+	return config;
+}
+
+json_t *st_nb_report_json(const struct st_nb_report *r)
+{
+	char notes[ST_NB_MAX_NOTES][ST_NB_NOTE_MAX];
+	size_t nnotes = st_nb_report_notes(r, notes, ST_NB_MAX_NOTES);
+	json_t *doc = json_object(), *paths = json_array(), *ratios = json_object();
+	json_t *jnotes = json_array();
+
+	for (int i = 0; i < ST_NB_PATH_COUNT; i++)
+		if ((r->path_mask & (1u << i)) && r->paths[i].measured)
+			json_array_append_new(paths, st_json_row(ST_COLS(path_cols), &r->paths[i], r));
+	for (size_t i = 0; i < ARRAY_SIZE(ratio_rows); i++) {
+		double v = ratio_value(r, i);
+
+		json_object_set_new(ratios, ratio_rows[i].name, isnan(v) ? json_null() : json_real(v));
+	}
+	for (size_t i = 0; i < nnotes; i++)
+		json_array_append_new(jnotes, json_string(notes[i]));
+	json_object_set_new(doc, "schema", json_string(ST_NB_SCHEMA));
+	json_object_set_new(doc, "tool", st_report_tool_json());
+	json_object_set_new(doc, "host", st_report_host_json(r->host));
+	json_object_set_new(doc, "config", config_json(r));
+	json_object_set_new(doc, "paths", paths);
+	json_object_set_new(doc, "ratios", ratios);
+	json_object_set_new(doc, "elapsed_s", json_real((double)r->elapsed_ns / 1e9));
+	json_object_set_new(doc, "notes", jnotes);
+	return doc;
+}
+
+int st_nb_write_json(const struct st_nb_report *r, FILE *out, struct st_error *err)
+{
+	json_auto_t *doc = st_nb_report_json(r);
+
+	return st_json_write(doc, out, err);
+}
+
+/* ---- table --------------------------------------------------------------- */
+
+/* A number, or "-" when it is unknown (a path missing, no latency phase). */
+static void ratio_cell(FILE *out, double v)
+{
+	if (isnan(v))
+		fprintf(out, " %6s", "-");
+	else
+		fprintf(out, " %6.2f", v);
+}
+
+/* The ratios, two to a line, each pair under its label. */
+static void ratios_table(const struct st_nb_report *r, FILE *out)
+{
+	static const struct {
+		int path; /* the pair is shown when this path was measured, -1 always */
+		const char *label[2];
+	} pairs[] = {
+		{ -1, { "  throughput host/veth  ", "   host/bridge  " } },
+		{ -1, { "\n  latency    veth/host  ", "   bridge/host  " } },
+		{ ST_NB_HOST_TO_SANDBOX, { "\n  host-to-sandbox: throughput host/it ", "   latency it/host " } },
+		{ ST_NB_MACVLAN, { "\n  macvlan:         throughput host/it ", "   latency it/host " } },
+	};
+
+	fputs("\nratios (above 1: the namespace path costs that much more):\n", out);
+	for (size_t k = 0; k < ARRAY_SIZE(pairs); k++) {
+		if (pairs[k].path >= 0 && !r->paths[pairs[k].path].measured)
+			continue;
+		/* ratio_rows[] holds the pairs in this order. */
+		for (size_t j = 0; j < 2; j++) {
+			fputs(pairs[k].label[j], out);
+			ratio_cell(out, ratio_value(r, 2 * k + j));
+		}
+	}
+}
+
+static void rows_table(const struct st_nb_report *r, struct st_cols cols, FILE *out)
+{
+	st_table_header(out, cols, r);
+	fputc('\n', out);
+	for (int i = 0; i < ST_NB_PATH_COUNT; i++) {
+		if (!r->paths[i].measured)
+			continue;
+		st_table_row(out, cols, &r->paths[i], r);
+		fputc('\n', out);
+	}
+}
+
+int st_nb_write_table(const struct st_nb_report *r, FILE *out, struct st_error *err)
+{
+	const struct st_host *h = r->host;
+	const struct st_nb_config *o = r->cfg;
+	char notes[ST_NB_MAX_NOTES][ST_NB_NOTE_MAX];
+	size_t nnotes = st_nb_report_notes(r, notes, ST_NB_MAX_NOTES);
+
+	fprintf(out, "sandboxtime %s netbench: kernel %s, %d CPUs (%s)%s, %s, %s\n", ST_VERSION,
+		h->kernel, h->cpus, h->cpu_model[0] ? h->cpu_model : "unknown model",
+		h->virtualized == 1 ? " in a VM" : "", h->rootless ? "rootless" : "root",
+		h->pinned_cpu >= 0 ? "pinned" : "not pinned");
+	fprintf(out, "%u run(s) per path of %g s after %g s warm-up, %llu-byte writes; medians over runs\n\n",
+		o->repeat, o->duration_s, st_nb_warmup_s(o->duration_s), (unsigned long long)o->size);
+	rows_table(r, ST_COLS(path_cols), out);
+	if (o->udp) {
+		fputc('\n', out);
+		rows_table(r, ST_COLS(udp_table_cols), out);
+	}
+	ratios_table(r, out);
+	fputs("\n\nnotes:\n", out);
+	for (size_t i = 0; i < nnotes; i++)
+		fprintf(out, "  - %s\n", notes[i]);
+	if (ferror(out))
+		return st_error_set(err, errno ? errno : EIO, "report: writing the table");
+	return 0;
+}
+
+/* ---- CSV and Prometheus -------------------------------------------------- */
+
+/* One row per measured path; units in the header, none in cells. */
+int st_nb_write_csv(const struct st_nb_report *r, FILE *out, struct st_error *err)
+{
+	st_csv_header(out, ST_COLS(path_cols), r);
+	for (int i = 0; i < ST_NB_PATH_COUNT; i++)
+		if (r->paths[i].measured)
+			st_csv_row(out, ST_COLS(path_cols), &r->paths[i], r);
+	if (ferror(out))
+		return st_error_set(err, errno ? errno : EIO, "report: writing CSV");
+	return 0;
+}
+
+int st_nb_write_prometheus(const struct st_nb_report *r, FILE *out, struct st_error *err)
+{
+	const void *rows[ST_NB_PATH_COUNT];
+	size_t n = 0;
+
+	for (int i = 0; i < ST_NB_PATH_COUNT; i++)
+		if (r->paths[i].measured)
+			rows[n++] = &r->paths[i];
+	st_prom_rows(out, ST_COLS(path_cols), &path_cols[0], rows, n, r);
+	/* Ratio names are our own: no label value here needs escaping. */
+	st_prom_family(out, "sandboxtime_netbench_ratio",
+		       "Cost of a namespace path relative to loopback; above 1 means it costs that much more.");
+	for (size_t i = 0; i < ARRAY_SIZE(ratio_rows); i++)
+		if (!isnan(ratio_value(r, i)))
+			fprintf(out, "sandboxtime_netbench_ratio{ratio=\"%s\"} %.9g\n", ratio_rows[i].name,
+				ratio_value(r, i));
+	if (ferror(out))
+		return st_error_set(err, errno ? errno : EIO, "report: writing Prometheus text");
+	return 0;
+}
+
+int st_nb_report_write(const void *ctx, FILE *out, struct st_error *err)
+{
+	const struct st_nb_report *r = ctx;
+
+	switch (r->out->format) {
+	case ST_FORMAT_JSON:
+		return st_nb_write_json(r, out, err);
+	case ST_FORMAT_CSV:
+		return st_nb_write_csv(r, out, err);
+	case ST_FORMAT_PROMETHEUS:
+		return st_nb_write_prometheus(r, out, err);
+	case ST_FORMAT_TABLE:
+	default:
+		return st_nb_write_table(r, out, err);
+	}
+}
