@@ -10,7 +10,6 @@
 #include "sandboxtime/steps.h"
 
 struct st_nl;
-struct st_opts;
 
 /* --net modes (DESIGN.md). */
 enum st_net_mode {
@@ -27,7 +26,8 @@ extern const char *const st_net_mode_names[ST_NET_COUNT];
 #define ST_NET_INSIDE_IF "eth0"
 
 /*
- * Everything about the sandbox's wiring, decided before the clone. With root
+ * Everything about the sandbox's wiring, decided before the clone (by
+ * net_plan.c, net_plan.h). With root
  * the outside is the host's network namespace; without root it is a network
  * namespace the sandbox makes in its own user namespace to stand for the host
  * (it holds the outside end and the bridge, and dies with the sandbox).
@@ -49,9 +49,6 @@ struct st_net_plan {
 	int join_fd;             /* join: open on it, owned by the plan (-1 otherwise) */
 };
 
-/* Releases what the plan holds (the joined namespace's fd). */
-void st_net_plan_release(struct st_net_plan *p);
-
 /*
  * join: enters the namespace of the plan in the calling process (the
  * sandbox is cloned into it), keeping a handle on the one it leaves in
@@ -71,13 +68,6 @@ int st_ns_net_parse_mode(const char *text, enum st_net_mode *mode, const char **
  */
 int st_net_parse_addr6(const char *text, struct st_ip6 *out, struct st_error *err);
 
-/*
- * Whether this (the caller's) network namespace has IPv6 at all: not when the
- * kernel was booted without it (no /proc/net/if_inet6) or it is switched off
- * (net.ipv6.conf.all.disable_ipv6=1, or .default. for the links we add).
- */
-int st_net_ipv6_available(struct st_error *err);
-
 /* Checks an interface name option: 1 to IFNAMSIZ-1 bytes, no '/', no blanks. */
 int st_net_validate_ifname(const char *opt, const char *name, struct st_error *err);
 
@@ -86,14 +76,6 @@ static inline int st_net_wired(enum st_net_mode mode)
 {
 	return mode == ST_NET_VETH || mode == ST_NET_BRIDGE;
 }
-
-/*
- * Decides names and addresses in the caller's (host) namespace: addresses
- * that overlap none of its routes or addresses, an existing bridge for
- * --bridge (root only).
- */
-int st_net_plan(const struct st_opts *o, int rootless, struct st_net_plan *plan,
-		struct st_error *err);
 
 /*
  * Rootless, in the sandbox (root of its user namespace): makes the network
