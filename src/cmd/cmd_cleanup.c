@@ -7,33 +7,8 @@
 #include "sandboxtime/leftover.h"
 #include "sandboxtime/nl.h"
 
+/* At most this many links are looked at in one run. */
 #define MAX_LEFTOVERS 256
-
-struct leftover {
-	char name[16];
-	pid_t pid;
-	enum st_leftover_kind kind;
-};
-
-struct scan {
-	struct leftover v[MAX_LEFTOVERS];
-	size_t n;
-};
-
-static void collect(const char *name, int index, const char *kind, void *data)
-{
-	struct scan *scan = data;
-	enum st_leftover_kind k;
-	pid_t pid;
-
-	k = st_leftover_link(name, kind, &pid);
-	if (k == ST_LEFTOVER_NONE || scan->n >= MAX_LEFTOVERS)
-		return;
-	snprintf(scan->v[scan->n].name, sizeof(scan->v[scan->n].name), "%s", name);
-	scan->v[scan->n].pid = pid;
-	scan->v[scan->n].kind = k;
-	scan->n++;
-}
 
 /*
  * Deletes the links of sandboxtimes that are gone; keeps those of a running
@@ -41,12 +16,12 @@ static void collect(const char *name, int index, const char *kind, void *data)
  * "Running" is judged by /proc/PID/comm in our own pid namespace: run cleanup
  * from the host's, where every sandboxtime's pid is the one in its names.
  */
-static int remove_leftovers(struct st_nl *nl, const struct scan *scan, int dry_run, int quiet,
-			    size_t *removed, size_t *kept, struct st_error *err)
+static int remove_leftovers(struct st_nl *nl, const struct st_leftover_link *v, size_t n,
+			    int dry_run, int quiet, size_t *removed, size_t *kept, struct st_error *err)
 {
 	for (int pass = 0; pass < 2; pass++) {
-		for (size_t i = 0; i < scan->n; i++) {
-			const struct leftover *l = &scan->v[i];
+		for (size_t i = 0; i < n; i++) {
+			const struct st_leftover_link *l = &v[i];
 			int ret;
 
 			if ((pass == 0) != (l->kind == ST_LEFTOVER_VETH))
@@ -78,8 +53,8 @@ static int remove_leftovers(struct st_nl *nl, const struct scan *scan, int dry_r
 int st_cmd_cleanup(const struct st_opts *o, int *exit_code, struct st_error *err)
 {
 	_cleanup_(st_nl_closep) struct st_nl *nl = NULL;
-	struct scan scan = { .n = 0 };
-	size_t removed = 0, kept = 0;
+	_cleanup_free_ struct st_leftover_link *v = NULL;
+	size_t n = 0, removed = 0, kept = 0;
 	int ret;
 
 	*exit_code = ST_EXIT_FAILURE;
@@ -88,14 +63,14 @@ int st_cmd_cleanup(const struct st_opts *o, int *exit_code, struct st_error *err
 		return st_error_set(err, EPERM, "cleanup: deleting links in the host's network namespace needs root (try --dry-run to list them)");
 	ret = st_nl_open(&nl, err);
 	if (ret == 0)
-		ret = st_nl_link_list(nl, collect, &scan, err);
+		ret = st_leftover_list(nl, 0, MAX_LEFTOVERS, &v, &n, err);
 	if (ret == 0)
-		ret = remove_leftovers(nl, &scan, o->dry_run, o->quiet, &removed, &kept, err);
+		ret = remove_leftovers(nl, v, n, o->dry_run, o->quiet, &removed, &kept, err);
 	if (ret < 0)
 		return ret;
 	if (!o->quiet)
 		fprintf(stderr, "sandboxtime: cleanup: %zu leftover link(s), %zu deleted, %zu in use by a running sandboxtime\n",
-			scan.n - kept, removed, kept);
+			n - kept, removed, kept);
 	*exit_code = ST_EXIT_OK;
 	return fflush(stdout) == EOF ? st_error_set(err, errno, "cleanup: writing") : 0;
 }

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sandboxtime/leftover.h"
+#include "sandboxtime/nl.h"
 #include "sandboxtime/util.h"
 
 enum st_leftover_kind st_leftover_parse(const char *name, pid_t *pid)
@@ -51,4 +53,46 @@ enum st_leftover_kind st_leftover_link(const char *name, const char *link_kind, 
 		return ST_LEFTOVER_NONE;
 	*pid = p;
 	return k;
+}
+
+struct leftover_scan {
+	struct st_leftover_link **v;
+	size_t *n;
+	size_t max;
+	int skip_running;
+	int enomem;
+};
+
+static void collect(const char *name, int index, const char *kind, void *data)
+{
+	struct leftover_scan *scan = data;
+	struct st_leftover_link *v;
+	enum st_leftover_kind k;
+	pid_t pid;
+
+	k = st_leftover_link(name, kind, &pid);
+	if (k == ST_LEFTOVER_NONE || scan->enomem || (scan->max && *scan->n >= scan->max) ||
+	    (scan->skip_running && st_leftover_owner_running(pid)))
+		return;
+	v = realloc(*scan->v, (*scan->n + 1) * sizeof(*v));
+	if (!v) {
+		scan->enomem = 1;
+		return;
+	}
+	*scan->v = v;
+	snprintf(v[*scan->n].name, sizeof(v[*scan->n].name), "%s", name);
+	v[*scan->n].pid = pid;
+	v[*scan->n].kind = k;
+	(*scan->n)++;
+}
+
+int st_leftover_list(struct st_nl *nl, int skip_running, size_t max, struct st_leftover_link **v,
+		     size_t *n, struct st_error *err)
+{
+	struct leftover_scan scan = { .v = v, .n = n, .max = max, .skip_running = skip_running };
+	int ret = st_nl_link_list(nl, collect, &scan, err);
+
+	if (ret == 0 && scan.enomem)
+		ret = st_error_set(err, ENOMEM, "listing leftover links");
+	return ret;
 }
