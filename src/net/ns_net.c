@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "sandboxtime/layer.h"
 #include "sandboxtime/nl.h"
 #include "sandboxtime/ns_net.h"
 #include "sandboxtime/util.h"
@@ -89,8 +90,7 @@ int st_net_enter_joined(const struct st_net_plan *p, int *restore_fd, struct st_
 	t0 = st_now_ns();
 	if (setns(p->join_fd, CLONE_NEWNET) < 0) {
 		st_error_set(err, errno, "--net=join: cannot enter '%s'", p->join_target);
-		if (errno == EPERM)
-			st_error_hint(err, "entering a network namespace needs CAP_SYS_ADMIN over it and in sandboxtime's own user namespace: run as root");
+		st_layer_advise(err, errno, ST_LAYER_NET, ST_ADVICE_ENTER);
 		return -err->errnum;
 	}
 	st_steps_add(steps, "setns", st_now_ns() - t0);
