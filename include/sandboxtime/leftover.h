@@ -51,4 +51,13 @@ struct st_nl;
 int st_leftover_list(struct st_nl *nl, int skip_running, size_t max, struct st_leftover_link **v,
 		     size_t *n, struct st_error *err);
 
+/*
+ * Deletes the links of @v (@n) whose sandboxtime is gone, veths first (a
+ * bridge goes last, once nothing is attached to it); keeps those of a
+ * running one, counted in *@kept. With @dry_run only says what it would
+ * delete; says nothing with @quiet. A link already gone is fine.
+ */
+int st_leftover_remove(struct st_nl *nl, const struct st_leftover_link *v, size_t n, int dry_run,
+		       int quiet, size_t *removed, size_t *kept, struct st_error *err);
+
 #endif

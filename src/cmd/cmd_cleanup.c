@@ -1,4 +1,11 @@
 // SPDX-License-Identifier: MIT
+/*
+ * The `cleanup` command: deletes the stv/stbr links that sandboxtimes
+ * killed before their own teardown left in the host's namespace
+ * (leftover.c finds, judges and deletes them). Not `orphans --cleanup`
+ * (orphaned namespaces' bind mounts, orphans_cleanup.c), nor the teardown
+ * by which every run undoes what it made (sandbox.c, ns_net.c).
+ */
 #include <stdio.h>
 #include <string.h>
 
@@ -9,46 +16,6 @@
 
 /* At most this many links are looked at in one run. */
 #define MAX_LEFTOVERS 256
-
-/*
- * Deletes the links of sandboxtimes that are gone; keeps those of a running
- * one. Veths first: a bridge goes last, once nothing is attached to it.
- * "Running" is judged by /proc/PID/comm in our own pid namespace: run cleanup
- * from the host's, where every sandboxtime's pid is the one in its names.
- */
-static int remove_leftovers(struct st_nl *nl, const struct st_leftover_link *v, size_t n,
-			    int dry_run, int quiet, size_t *removed, size_t *kept, struct st_error *err)
-{
-	for (int pass = 0; pass < 2; pass++) {
-		for (size_t i = 0; i < n; i++) {
-			const struct st_leftover_link *l = &v[i];
-			int ret;
-
-			if ((pass == 0) != (l->kind == ST_LEFTOVER_VETH))
-				continue;
-			if (st_leftover_owner_running(l->pid)) {
-				if (!quiet)
-					printf("kept %s: pid %d is a running sandboxtime\n", l->name, l->pid);
-				(*kept)++;
-				continue;
-			}
-			if (dry_run) {
-				if (!quiet)
-					printf("would delete %s: pid %d is no sandboxtime any more\n", l->name, l->pid);
-				continue;
-			}
-			ret = st_nl_link_del(nl, l->name, err);
-			if (ret == -ENODEV)
-				continue; /* went with its peer's namespace meanwhile */
-			if (ret < 0)
-				return st_error_wrap(err, "cleanup");
-			if (!quiet)
-				printf("deleted %s: pid %d is no sandboxtime any more\n", l->name, l->pid);
-			(*removed)++;
-		}
-	}
-	return 0;
-}
 
 int st_cmd_cleanup(const struct st_opts *o, int *exit_code, struct st_error *err)
 {
@@ -65,7 +32,7 @@ int st_cmd_cleanup(const struct st_opts *o, int *exit_code, struct st_error *err
 	if (ret == 0)
 		ret = st_leftover_list(nl, 0, MAX_LEFTOVERS, &v, &n, err);
 	if (ret == 0)
-		ret = remove_leftovers(nl, v, n, o->dry_run, o->quiet, &removed, &kept, err);
+		ret = st_leftover_remove(nl, v, n, o->dry_run, o->quiet, &removed, &kept, err);
 	if (ret < 0)
 		return ret;
 	if (!o->quiet)

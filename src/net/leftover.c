@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: MIT
+/*
+ * Links left by killed runs: stv<pid>/stbr<pid> in the host's namespace
+ * whose sandboxtime is gone. Found here for `orphans` (reported) and
+ * `cleanup` (deleted, st_leftover_remove).
+ */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,4 +100,44 @@ int st_leftover_list(struct st_nl *nl, int skip_running, size_t max, struct st_l
 	if (ret == 0 && scan.enomem)
 		ret = st_error_set(err, ENOMEM, "listing leftover links");
 	return ret;
+}
+
+/*
+ * Deletes the links of sandboxtimes that are gone; keeps those of a running
+ * one. Veths first: a bridge goes last, once nothing is attached to it.
+ * "Running" is judged by /proc/PID/comm in our own pid namespace: run cleanup
+ * from the host's, where every sandboxtime's pid is the one in its names.
+ */
+int st_leftover_remove(struct st_nl *nl, const struct st_leftover_link *v, size_t n,
+			    int dry_run, int quiet, size_t *removed, size_t *kept, struct st_error *err)
+{
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < n; i++) {
+			const struct st_leftover_link *l = &v[i];
+			int ret;
+
+			if ((pass == 0) != (l->kind == ST_LEFTOVER_VETH))
+				continue;
+			if (st_leftover_owner_running(l->pid)) {
+				if (!quiet)
+					printf("kept %s: pid %d is a running sandboxtime\n", l->name, l->pid);
+				(*kept)++;
+				continue;
+			}
+			if (dry_run) {
+				if (!quiet)
+					printf("would delete %s: pid %d is no sandboxtime any more\n", l->name, l->pid);
+				continue;
+			}
+			ret = st_nl_link_del(nl, l->name, err);
+			if (ret == -ENODEV)
+				continue; /* went with its peer's namespace meanwhile */
+			if (ret < 0)
+				return st_error_wrap(err, "cleanup");
+			if (!quiet)
+				printf("deleted %s: pid %d is no sandboxtime any more\n", l->name, l->pid);
+			(*removed)++;
+		}
+	}
+	return 0;
 }
