@@ -502,17 +502,21 @@ static int scan_processes(struct scan_ctx *c, pid_t self, struct st_error *err)
 	return 0;
 }
 
+static void scan_ctx_free(struct scan_ctx *c)
+{
+	free(c->mntns);
+	free(c->socks);
+	st_strset_free(&c->mount_paths);
+}
+
 int st_orphans_scan_proc(struct st_orphans *s, const struct st_orphans_proc *p, struct st_error *err)
 {
-	struct scan_ctx c = { .s = s, .proc = p->root, .nsfs_dev = p->nsfs_dev, .self_mntns = p->self_mntns };
-	int ret;
+	_cleanup_(scan_ctx_free) struct scan_ctx c = {
+		.s = s, .proc = p->root, .nsfs_dev = p->nsfs_dev, .self_mntns = p->self_mntns
+	};
 
 	s->self_mntns = p->self_mntns;
-	ret = scan_processes(&c, p->self, err);
-	free(c.mntns);
-	free(c.socks);
-	st_strset_free(&c.mount_paths);
-	return ret;
+	return scan_processes(&c, p->self, err);
 }
 
 int st_orphans_scan(struct st_orphans *s, struct st_error *err)

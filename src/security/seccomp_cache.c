@@ -167,7 +167,8 @@ static int by_mtime(const void *a, const void *b)
 size_t st_seccomp_cache_trim(const char *dir, size_t keep)
 {
 	_cleanup_close_ int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	struct cache_entry *entries = NULL, *grown;
+	_cleanup_free_ struct cache_entry *entries = NULL;
+	struct cache_entry *grown;
 	size_t n = 0, cap = 0, removed = 0;
 	struct dirent *de;
 	struct stat st;
@@ -195,6 +196,5 @@ size_t st_seccomp_cache_trim(const char *dir, size_t keep)
 		for (size_t i = 0; i < n - keep; i++)
 			removed += unlinkat(dfd, entries[i].name, 0) == 0;
 	}
-	free(entries);
 	return removed;
 }
