@@ -61,6 +61,19 @@ int st_layer_parse(const char *list, unsigned int *mask, unsigned int *explicit_
  */
 void st_layer_hint(struct st_error *err, int errnum, enum st_layer layer);
 
+/* What failed with the errno that st_layer_advise() turns into advice. */
+enum st_advice_op {
+	ST_ADVICE_CREATE, /* unshare/clone of a new namespace */
+	ST_ADVICE_ENTER,  /* setns into an existing one */
+};
+
+/*
+ * Sets @err's hint from the one errno-to-advice table (layer.c) for @op on
+ * @layer failing with @errnum; leaves it as it is when no row matches.
+ * st_layer_hint() is the same for ST_ADVICE_CREATE.
+ */
+void st_layer_advise(struct st_error *err, int errnum, enum st_layer layer, enum st_advice_op op);
+
 /*
  * Tries to create each layer of @mask (after a user namespace when @rootless)
  * in a short-lived child, and fills @errnums[layer] with 0 or the errno that

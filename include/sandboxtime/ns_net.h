@@ -39,7 +39,8 @@ struct st_net_opts {
 };
 
 /*
- * Everything about the sandbox's wiring, decided before the clone. With root
+ * Everything about the sandbox's wiring, decided before the clone (by
+ * net_plan.c, net_plan.h). With root
  * the outside is the host's network namespace; without root it is a network
  * namespace the sandbox makes in its own user namespace to stand for the host
  * (it holds the outside end and the bridge, and dies with the sandbox).
@@ -61,9 +62,6 @@ struct st_net_plan {
 	int join_fd;             /* join: open on it, owned by the plan (-1 otherwise) */
 };
 
-/* Releases what the plan holds (the joined namespace's fd). */
-void st_net_plan_release(struct st_net_plan *p);
-
 /*
  * join: enters the namespace of the plan in the calling process (the
  * sandbox is cloned into it), keeping a handle on the one it leaves in
@@ -73,26 +71,12 @@ int st_net_enter_joined(const struct st_net_plan *p, int *restore_fd, struct st_
 			struct st_error *err);
 int st_net_leave_joined(int *restore_fd, struct st_error *err);
 
-/*
- * Whether this (the caller's) network namespace has IPv6 at all: not when the
- * kernel was booted without it (no /proc/net/if_inet6) or it is switched off
- * (net.ipv6.conf.all.disable_ipv6=1, or .default. for the links we add).
- */
-int st_net_ipv6_available(struct st_error *err);
 
 /* Whether @mode wires the sandbox to an outside (veth or bridge). */
 static inline int st_net_wired(enum st_net_mode mode)
 {
 	return mode == ST_NET_VETH || mode == ST_NET_BRIDGE;
 }
-
-/*
- * Decides names and addresses in the caller's (host) namespace: addresses
- * that overlap none of its routes or addresses, an existing bridge for
- * --bridge (root only).
- */
-int st_net_plan(const struct st_net_opts *o, int rootless, struct st_net_plan *plan,
-		struct st_error *err);
 
 /*
  * Rootless, in the sandbox (root of its user namespace): makes the network

@@ -67,12 +67,6 @@ struct st_netns {
 	int sock_fd;
 };
 
-struct st_leftover_link {
-	char name[16];
-	pid_t pid;
-	enum st_leftover_kind kind;
-};
-
 struct st_orphans {
 	struct st_netns *v;
 	size_t n, cap;
@@ -85,7 +79,7 @@ struct st_orphans {
 	uint64_t self_mntns; /* our mount namespace's inode: mounts we can reach */
 	int sources_only;    /* set before a scan: no interfaces, nsid, ages, leftovers */
 	int listns_errno;    /* why the kernel's own list was not read (ENOSYS: before 6.19) */
-	struct st_leftover_link *leftovers;
+	struct st_leftover_link *leftovers; /* of gone sandboxtimes (leftover.h) */
 	size_t nleftovers;
 };
 
@@ -119,5 +113,23 @@ void st_holder_text(const struct st_holder *h, char *buf, size_t len);
  * classifies.
  */
 int st_orphans_scan(struct st_orphans *s, struct st_error *err);
+
+/*
+ * The sources alone (orphans_scan.c), from the process tree under @root
+ * ("/proc", or a fixture tree for tests): namespace links, fds and
+ * mountinfo. Namespace files are told apart by the text of their links
+ * ("net:[INO]"), all on nsfs device @nsfs_dev; @self_mntns is our mount
+ * namespace's inode, and @self (0: none) a process whose mounts are read
+ * first. No describing, no classifying.
+ */
+struct st_orphans_proc {
+	const char *root;
+	uint64_t nsfs_dev;
+	uint64_t self_mntns;
+	pid_t self;
+};
+
+int st_orphans_scan_proc(struct st_orphans *s, const struct st_orphans_proc *p,
+			 struct st_error *err);
 
 #endif

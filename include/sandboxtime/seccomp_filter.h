@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "sandboxtime/error.h"
+#include "sandboxtime/seccomp_cache.h"
 
 /*
  * A seccomp profile in the OCI runtime-spec / Docker JSON format, compiled
@@ -13,6 +14,9 @@
  * process as the last step before exec. Compiling (libseccomp) and loading
  * (one seccomp(2) call) are timed apart: a Docker-sized profile costs more to
  * compile than all the namespaces together, and only loading is per process.
+ *
+ * The entry points are here (seccomp_filter.c); the JSON-to-BPF compiler is
+ * seccomp_profile.c and the cache of compiled programs seccomp_cache.c.
  */
 struct st_seccomp {
 	char source[256]; /* "default", or the profile's path; "" when none */
@@ -49,7 +53,7 @@ extern const size_t st_seccomp_default_json_len;
  */
 int st_seccomp_compile(const char *spec, uint64_t caps, struct st_seccomp *out, struct st_error *err);
 
-/* Compiles a profile held in memory, named @name in errors; no cache. */
+/* Compiles a profile held in memory, named @name in errors; no cache (seccomp_profile.c). */
 int st_seccomp_compile_json(const char *json, size_t len, const char *name, uint64_t caps,
 			    struct st_seccomp *out, struct st_error *err);
 
@@ -59,16 +63,6 @@ int st_seccomp_compile_json(const char *json, size_t len, const char *name, uint
  */
 int st_seccomp_compile_cached_json(const char *json, size_t len, const char *name, uint64_t caps,
 				   struct st_seccomp *out, struct st_error *err);
-
-/* How many compiled programs the cache keeps: see st_seccomp_cache_trim(). */
-#define ST_SECCOMP_CACHE_KEEP 64
-
-/*
- * Removes the oldest written "seccomp-*" files of cache directory @dir (and
- * any temporary file a crashed writer left) until at most @keep remain.
- * Best effort; returns how many files it removed.
- */
-size_t st_seccomp_cache_trim(const char *dir, size_t keep);
 
 /* Loads the compiled program into the calling process (needs no_new_privs or CAP_SYS_ADMIN). */
 int st_seccomp_load(const struct st_seccomp *f, struct st_error *err);

@@ -1,4 +1,11 @@
 // SPDX-License-Identifier: MIT
+/*
+ * The `cleanup` command: deletes the stv/stbr links that sandboxtimes
+ * killed before their own teardown left in the host's namespace
+ * (leftover.c finds, judges and deletes them). Not `orphans --cleanup`
+ * (orphaned namespaces' bind mounts, orphans_cleanup.c), nor the teardown
+ * by which every run undoes what it made (sandbox.c, ns_net.c).
+ */
 #include <stdio.h>
 #include <string.h>
 
@@ -7,80 +14,15 @@
 #include "sandboxtime/leftover.h"
 #include "sandboxtime/nl.h"
 
+/* At most this many links are looked at in one run. */
 #define MAX_LEFTOVERS 256
-
-struct leftover {
-	char name[16];
-	pid_t pid;
-	enum st_leftover_kind kind;
-};
-
-struct scan {
-	struct leftover v[MAX_LEFTOVERS];
-	size_t n;
-};
-
-static void collect(const char *name, int index, const char *kind, void *data)
-{
-	struct scan *scan = data;
-	enum st_leftover_kind k;
-	pid_t pid;
-
-	k = st_leftover_link(name, kind, &pid);
-	if (k == ST_LEFTOVER_NONE || scan->n >= MAX_LEFTOVERS)
-		return;
-	snprintf(scan->v[scan->n].name, sizeof(scan->v[scan->n].name), "%s", name);
-	scan->v[scan->n].pid = pid;
-	scan->v[scan->n].kind = k;
-	scan->n++;
-}
-
-/*
- * Deletes the links of sandboxtimes that are gone; keeps those of a running
- * one. Veths first: a bridge goes last, once nothing is attached to it.
- * "Running" is judged by /proc/PID/comm in our own pid namespace: run cleanup
- * from the host's, where every sandboxtime's pid is the one in its names.
- */
-static int remove_leftovers(struct st_nl *nl, const struct scan *scan, int dry_run, int quiet,
-			    size_t *removed, size_t *kept, struct st_error *err)
-{
-	for (int pass = 0; pass < 2; pass++) {
-		for (size_t i = 0; i < scan->n; i++) {
-			const struct leftover *l = &scan->v[i];
-			int ret;
-
-			if ((pass == 0) != (l->kind == ST_LEFTOVER_VETH))
-				continue;
-			if (st_leftover_owner_running(l->pid)) {
-				if (!quiet)
-					printf("kept %s: pid %d is a running sandboxtime\n", l->name, l->pid);
-				(*kept)++;
-				continue;
-			}
-			if (dry_run) {
-				if (!quiet)
-					printf("would delete %s: pid %d is no sandboxtime any more\n", l->name, l->pid);
-				continue;
-			}
-			ret = st_nl_link_del(nl, l->name, err);
-			if (ret == -ENODEV)
-				continue; /* went with its peer's namespace meanwhile */
-			if (ret < 0)
-				return st_error_wrap(err, "cleanup");
-			if (!quiet)
-				printf("deleted %s: pid %d is no sandboxtime any more\n", l->name, l->pid);
-			(*removed)++;
-		}
-	}
-	return 0;
-}
 
 int st_cmd_cleanup(const struct st_cleanup_opts *o, const struct st_output *out, int *exit_code,
 		   struct st_error *err)
 {
 	_cleanup_(st_nl_closep) struct st_nl *nl = NULL;
-	struct scan scan = { .n = 0 };
-	size_t removed = 0, kept = 0;
+	_cleanup_free_ struct st_leftover_link *v = NULL;
+	size_t n = 0, removed = 0, kept = 0;
 	int ret;
 
 	*exit_code = ST_EXIT_FAILURE;
@@ -89,14 +31,14 @@ int st_cmd_cleanup(const struct st_cleanup_opts *o, const struct st_output *out,
 		return st_error_set(err, EPERM, "cleanup: deleting links in the host's network namespace needs root (try --dry-run to list them)");
 	ret = st_nl_open(&nl, err);
 	if (ret == 0)
-		ret = st_nl_link_list(nl, collect, &scan, err);
+		ret = st_leftover_list(nl, 0, MAX_LEFTOVERS, &v, &n, err);
 	if (ret == 0)
-		ret = remove_leftovers(nl, &scan, o->dry_run, out->quiet, &removed, &kept, err);
+		ret = st_leftover_remove(nl, v, n, o->dry_run, out->quiet, &removed, &kept, err);
 	if (ret < 0)
 		return ret;
 	if (!out->quiet)
 		fprintf(stderr, "sandboxtime: cleanup: %zu leftover link(s), %zu deleted, %zu in use by a running sandboxtime\n",
-			scan.n - kept, removed, kept);
+			n - kept, removed, kept);
 	*exit_code = ST_EXIT_OK;
 	return fflush(stdout) == EOF ? st_error_set(err, errno, "cleanup: writing") : 0;
 }

@@ -4,6 +4,7 @@
 
 #include "sandboxtime/caps.h"
 #include "sandboxtime/cmd.h"
+#include "sandboxtime/net_plan.h"
 #include "sandboxtime/net_steps.h"
 #include "sandboxtime/ns_uts.h"
 #include "sandboxtime/oci.h"

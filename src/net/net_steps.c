@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: MIT
+/*
+ * --net-steps-repeat: the network wiring's steps done N times in a private
+ * lab and timed, for a median and a spread of each (a measurement; the one
+ * run's own step list is steps.c).
+ */
 #include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * orphans --cleanup: what may be removed (pure), and removing it.
+ * orphans --cleanup: what may be removed (pure), and removing it: the bind
+ * mounts that alone keep orphaned network namespaces alive. (Not the
+ * `cleanup` command, which deletes the links of killed runs, leftover.c;
+ * nor a run's teardown of what it made itself, sandbox.c and ns_net.c.)
  *
  * Removal is `ip netns del` made careful: a plain umount(2), not MNT_DETACH,
  * so that a file opened through the mount since the re-check (a new holder)

@@ -9,13 +9,16 @@
  *    namespace (by the inode of /proc/PID/ns/mnt).
  * Processes exit while we read: ENOENT and ESRCH skip the entry, EACCES and
  * EPERM count the process as unreadable.
+ *
+ * st_orphans_scan() then has them described (orphans_describe.c), the
+ * mounts' ages read (orphans_age.c) and sandboxtime's leftover links listed
+ * (leftover.c), and classifies.
  */
 #include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/nsfs.h>
 #include <linux/sockios.h>
-#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,12 +27,15 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/syscall.h>
-#include <time.h>
 
 #include "sandboxtime/host.h"
+#include "sandboxtime/leftover.h"
 #include "sandboxtime/nl.h"
 #include "sandboxtime/orphans.h"
+#include "sandboxtime/orphans_age.h"
+#include "sandboxtime/orphans_describe.h"
 #include "sandboxtime/procfs.h"
+#include "sandboxtime/strset.h"
 #include "sandboxtime/util.h"
 
 #ifndef SYS_pidfd_open
@@ -38,99 +44,29 @@
 #ifndef SYS_pidfd_getfd
 #define SYS_pidfd_getfd 438
 #endif
-#ifndef SYS_open_tree
-#define SYS_open_tree 428
-#endif
-#ifndef OPEN_TREE_CLONE
-#define OPEN_TREE_CLONE 1
-#endif
 /* listns(2), Linux 6.19: 470 in the generic table that x86-64 and arm64 follow. */
 #if defined(__x86_64__) || defined(__aarch64__)
 #define ST_NR_LISTNS 470
 #endif
+
+/* A path under the proc root: "/proc/PID/task/TID/ns/net" and the like, or a fixture's. */
+#define PROC_PATH_MAX 512
 
 struct sock_seen {
 	uint64_t sock_ino;
 	uint64_t dev, ino; /* its netns; ino 0: unknown */
 };
 
-/* A set of strings, open addressing (the mount points of a thousand namespaces). */
-struct path_set {
-	char **v;
-	size_t cap, n; /* cap: 0 or a power of two */
-};
-
-static uint64_t hash_str(const char *p)
-{
-	uint64_t h = 1469598103934665603ull; /* FNV-1a */
-
-	for (; *p; p++)
-		h = (h ^ (unsigned char)*p) * 1099511628211ull;
-	return h;
-}
-
-static int path_set_has(const struct path_set *ps, const char *path)
-{
-	if (!ps->cap)
-		return 0;
-	for (size_t i = hash_str(path) & (ps->cap - 1); ps->v[i]; i = (i + 1) & (ps->cap - 1))
-		if (strcmp(ps->v[i], path) == 0)
-			return 1;
-	return 0;
-}
-
-static void path_set_put(struct path_set *ps, char *owned)
-{
-	size_t i = hash_str(owned) & (ps->cap - 1);
-
-	while (ps->v[i])
-		i = (i + 1) & (ps->cap - 1);
-	ps->v[i] = owned;
-	ps->n++;
-}
-
-static int path_set_add(struct path_set *ps, const char *path)
-{
-	char *copy;
-
-	if (path_set_has(ps, path))
-		return 0;
-	if ((ps->n + 1) * 2 > ps->cap) {
-		struct path_set bigger = { .cap = ps->cap ? ps->cap * 2 : 64 };
-
-		bigger.v = calloc(bigger.cap, sizeof(char *));
-		if (!bigger.v)
-			return -ENOMEM;
-		for (size_t i = 0; i < ps->cap; i++)
-			if (ps->v[i])
-				path_set_put(&bigger, ps->v[i]);
-		free(ps->v);
-		*ps = bigger;
-	}
-	copy = strdup(path);
-	if (!copy)
-		return -ENOMEM;
-	path_set_put(ps, copy);
-	return 0;
-}
-
-static void path_set_free(struct path_set *ps)
-{
-	for (size_t i = 0; i < ps->cap; i++)
-		free(ps->v[i]);
-	free(ps->v);
-	memset(ps, 0, sizeof(*ps));
-}
-
 struct scan_ctx {
 	struct st_orphans *s;
+	const char *proc;  /* "/proc", or a fixture tree's root */
 	uint64_t nsfs_dev;
 	uint64_t self_mntns;
 	uint64_t *mntns; /* mount namespaces whose mountinfo was read */
 	size_t nmntns;
 	struct sock_seen *socks;
 	size_t nsocks;
-	struct path_set mount_paths; /* every nsfs net mount point seen, as mountinfo shows it */
+	struct st_strset mount_paths; /* every nsfs net mount point seen, as mountinfo shows it */
 };
 
 static inline void closedirp(DIR **d)
@@ -156,11 +92,11 @@ static void set_open_path(struct st_netns *ns, const char *path)
 		ns->open_path = strdup(path);
 }
 
-static void read_comm(pid_t pid, char *comm, size_t len)
+static void read_comm(const struct scan_ctx *c, pid_t pid, char *comm, size_t len)
 {
-	char path[64];
+	char path[PROC_PATH_MAX];
 
-	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+	snprintf(path, sizeof(path), "%s/%d/comm", c->proc, pid);
 	if (st_read_file(path, comm, len) < 0)
 		snprintf(comm, len, "?");
 }
@@ -170,19 +106,14 @@ static void read_comm(pid_t pid, char *comm, size_t len)
  * readlink does not follow the link into nsfs (no nsfs inode to find or
  * make), and every namespace file is on the one nsfs device. Same access
  * check as stat (ptrace read), same errors. Fills st_dev and st_ino only.
+ * (And a fixture tree's links, which point nowhere, read the same.)
  */
-static int ns_stat(const struct scan_ctx *c, const char *path, struct stat *st)
+static int ns_of_link(const struct scan_ctx *c, const char *link, struct stat *st)
 {
-	char link[64];
-	const char *open;
+	const char *open = strstr(link, ":[");
 	unsigned long long ino;
 	char *end;
-	ssize_t n = readlink(path, link, sizeof(link) - 1);
 
-	if (n < 0)
-		return -1;
-	link[n] = '\0';
-	open = strstr(link, ":[");
 	if (!open || (errno = 0, ino = strtoull(open + 2, &end, 10), errno) || *end != ']') {
 		errno = EINVAL;
 		return -1;
@@ -190,6 +121,17 @@ static int ns_stat(const struct scan_ctx *c, const char *path, struct stat *st)
 	st->st_dev = c->nsfs_dev;
 	st->st_ino = ino;
 	return 0;
+}
+
+static int ns_stat(const struct scan_ctx *c, const char *path, struct stat *st)
+{
+	char link[64];
+	ssize_t n = readlink(path, link, sizeof(link) - 1);
+
+	if (n < 0)
+		return -1;
+	link[n] = '\0';
+	return ns_of_link(c, link, st);
 }
 
 /* Process @pid lives in the namespace of @path (stat @st): counted, and a way to open it. */
@@ -215,20 +157,20 @@ static int add_lived_in(struct scan_ctx *c, pid_t pid, const char *path, const s
 static int scan_tasks(struct scan_ctx *c, pid_t pid, int *readable, struct stat *own)
 {
 	_cleanup_(closedirp) DIR *d = NULL;
-	char path[96];
+	char path[PROC_PATH_MAX];
 	struct dirent *e;
 	struct stat st;
 	int denied_once = 0;
 
 	own->st_ino = 0;
-	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	snprintf(path, sizeof(path), "%s/%d/task", c->proc, pid);
 	if (stat(path, &st) < 0) {
 		if (denied(errno))
 			*readable = 0;
 		return gone(errno) || denied(errno) ? 0 : -errno;
 	}
 	if (st.st_nlink == 3) {
-		snprintf(path, sizeof(path), "/proc/%d/ns/net", pid);
+		snprintf(path, sizeof(path), "%s/%d/ns/net", c->proc, pid);
 		if (ns_stat(c, path, own) < 0) {
 			own->st_ino = 0;
 			if (denied(errno))
@@ -238,7 +180,7 @@ static int scan_tasks(struct scan_ctx *c, pid_t pid, int *readable, struct stat 
 		*readable = 1;
 		return add_lived_in(c, pid, path, own);
 	}
-	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	snprintf(path, sizeof(path), "%s/%d/task", c->proc, pid);
 	d = opendir(path);
 	if (!d) {
 		if (denied(errno))
@@ -248,7 +190,7 @@ static int scan_tasks(struct scan_ctx *c, pid_t pid, int *readable, struct stat 
 	while ((e = readdir(d))) {
 		if (e->d_name[0] < '1' || e->d_name[0] > '9')
 			continue;
-		snprintf(path, sizeof(path), "/proc/%d/task/%s/ns/net", pid, e->d_name);
+		snprintf(path, sizeof(path), "%s/%d/task/%s/ns/net", c->proc, pid, e->d_name);
 		if (ns_stat(c, path, &st) < 0) {
 			if (denied(errno))
 				denied_once = 1;
@@ -283,19 +225,19 @@ static int seen_mntns(struct scan_ctx *c, uint64_t ino)
 /* The nsfs "net:[...]" mounts of @pid's mount namespace, once per namespace. */
 static int scan_mounts(struct scan_ctx *c, pid_t pid)
 {
-	char path[64], *line = NULL;
+	char path[PROC_PATH_MAX], *line = NULL;
 	size_t cap = 0;
 	struct stat st;
 	FILE *f;
 	int ret = 0;
 
-	snprintf(path, sizeof(path), "/proc/%d/ns/mnt", pid);
+	snprintf(path, sizeof(path), "%s/%d/ns/mnt", c->proc, pid);
 	if (ns_stat(c, path, &st) < 0)
 		return 0; /* gone, or not ours to read */
 	ret = seen_mntns(c, st.st_ino);
 	if (ret != 0)
 		return ret < 0 ? ret : 0;
-	snprintf(path, sizeof(path), "/proc/%d/mountinfo", pid);
+	snprintf(path, sizeof(path), "%s/%d/mountinfo", c->proc, pid);
 	f = fopen(path, "re");
 	if (!f)
 		return 0;
@@ -303,7 +245,7 @@ static int scan_mounts(struct scan_ctx *c, pid_t pid)
 		struct st_mountinfo m;
 		unsigned long long ino;
 		struct st_holder h = { .kind = ST_HOLDER_MOUNT, .pid = 0, .fd = -1 };
-		char open_path[PATH_MAX + 32];
+		char open_path[PROC_PATH_MAX + PATH_MAX];
 		uint64_t dev;
 
 		/* Cheap filter first: most lines are not nsfs. */
@@ -314,7 +256,7 @@ static int scan_mounts(struct scan_ctx *c, pid_t pid)
 		h.path = m.mountpoint;
 		h.mntns = st.st_ino;
 		if (st_orphans_add_holder(c->s, dev, ino, &h) < 0 ||
-		    path_set_add(&c->mount_paths, m.mountpoint) < 0) {
+		    st_strset_add(&c->mount_paths, m.mountpoint) < 0) {
 			ret = -ENOMEM;
 			break;
 		}
@@ -322,7 +264,7 @@ static int scan_mounts(struct scan_ctx *c, pid_t pid)
 		if (st.st_ino == c->self_mntns)
 			snprintf(open_path, sizeof(open_path), "%s", m.mountpoint);
 		else
-			snprintf(open_path, sizeof(open_path), "/proc/%d/root%s", pid, m.mountpoint);
+			snprintf(open_path, sizeof(open_path), "%s/%d/root%s", c->proc, pid, m.mountpoint);
 		set_open_path(st_orphans_get(c->s, dev, ino), open_path);
 	}
 	free(line);
@@ -424,26 +366,40 @@ static int nsfs_path_fd(const struct scan_ctx *c, DIR *d, const char *name, pid_
 {
 	_cleanup_close_ int nsfd = -1;
 	struct statx stx;
-	char path[64];
+	char path[PROC_PATH_MAX];
 
 	if (statx(dirfd(d), name, AT_STATX_DONT_SYNC, STATX_INO, &stx) < 0 ||
 	    makedev(stx.stx_dev_major, stx.stx_dev_minor) != c->nsfs_dev)
 		return 0;
-	snprintf(path, sizeof(path), "/proc/%d/fd/%d", pid, fd);
+	snprintf(path, sizeof(path), "%s/%d/fd/%d", c->proc, pid, fd);
 	nsfd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	return nsfd >= 0 && ioctl(nsfd, NS_GET_NSTYPE) == CLONE_NEWNET;
+}
+
+/* fd @fd of @pid (command @comm) is on the namespace of @st: a holder, and a way to open it. */
+static int add_fd_holder(struct scan_ctx *c, pid_t pid, int fd, const char *comm, const struct stat *st)
+{
+	struct st_holder h = { .kind = ST_HOLDER_FD, .pid = pid, .fd = fd };
+	char path[PROC_PATH_MAX];
+
+	snprintf(h.comm, sizeof(h.comm), "%s", comm);
+	if (st_orphans_add_holder(c->s, st->st_dev, st->st_ino, &h) < 0)
+		return -ENOMEM;
+	snprintf(path, sizeof(path), "%s/%d/fd/%d", c->proc, pid, fd);
+	set_open_path(st_orphans_get(c->s, st->st_dev, st->st_ino), path);
+	return 0;
 }
 
 static int scan_fds(struct scan_ctx *c, pid_t pid, const struct stat *own)
 {
 	_cleanup_(closedirp) DIR *d = NULL;
 	_cleanup_close_ int pidfd = -1;
-	char path[96], link[PATH_MAX], comm[16] = "";
+	char path[PROC_PATH_MAX], link[PATH_MAX], comm[16] = "";
 	struct stat st;
 	struct dirent *e;
 	int has_own = own->st_ino != 0;
 
-	snprintf(path, sizeof(path), "/proc/%d/fd", pid);
+	snprintf(path, sizeof(path), "%s/%d/fd", c->proc, pid);
 	d = opendir(path);
 	if (!d)
 		return 0; /* gone, or not ours */
@@ -459,23 +415,20 @@ static int scan_fds(struct scan_ctx *c, pid_t pid, const struct stat *own)
 			continue;
 		link[n] = '\0';
 		fd = atoi(e->d_name);
+		/* "net:[INO]" names its namespace; a path must be asked (nsfs_path_fd). */
 		if (strncmp(link, "net:[", 5) == 0 ||
-		    ((strcmp(link, "/") == 0 || path_set_has(&c->mount_paths, link)) &&
+		    ((strcmp(link, "/") == 0 || st_strset_has(&c->mount_paths, link)) &&
 		     nsfs_path_fd(c, d, e->d_name, pid, fd))) {
-			struct st_holder h = { .kind = ST_HOLDER_FD, .pid = pid, .fd = fd };
-
-			if (fstatat(dirfd(d), e->d_name, &st, 0) < 0 || st.st_dev != c->nsfs_dev)
+			if (link[0] == '/' ? fstatat(dirfd(d), e->d_name, &st, 0) < 0 || st.st_dev != c->nsfs_dev
+					   : ns_of_link(c, link, &st) < 0)
 				continue;
 			if (!comm[0])
-				read_comm(pid, comm, sizeof(comm));
-			snprintf(h.comm, sizeof(h.comm), "%s", comm);
-			if (st_orphans_add_holder(c->s, st.st_dev, st.st_ino, &h) < 0)
+				read_comm(c, pid, comm, sizeof(comm));
+			if (add_fd_holder(c, pid, fd, comm, &st) < 0)
 				return -ENOMEM;
-			snprintf(path, sizeof(path), "/proc/%d/fd/%d", pid, fd);
-			set_open_path(st_orphans_get(c->s, st.st_dev, st.st_ino), path);
 		} else if (sscanf(link, "socket:[%llu]", &sock_ino) == 1) {
 			if (!comm[0])
-				read_comm(pid, comm, sizeof(comm));
+				read_comm(c, pid, comm, sizeof(comm));
 			ret = scan_socket(c, pid, fd, sock_ino, &pidfd, has_own ? own : NULL, comm);
 			if (ret < 0)
 				return ret;
@@ -504,370 +457,6 @@ static int scan_process(struct scan_ctx *c, pid_t pid)
 	return scan_fds(c, pid, &own);
 }
 
-/* An fd on @ns again, checked to be that namespace (a path may now name another). */
-static int open_netns(const struct st_netns *ns)
-{
-	_cleanup_close_ int fd = -1;
-	struct stat st;
-
-	if (ns->open_path) {
-		fd = open(ns->open_path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	} else if (ns->sock_pid > 0) {
-		_cleanup_close_ int pidfd = (int)syscall(SYS_pidfd_open, ns->sock_pid, 0);
-		_cleanup_close_ int sfd = -1;
-
-		if (pidfd >= 0 && (sfd = (int)syscall(SYS_pidfd_getfd, pidfd, ns->sock_fd, 0)) >= 0)
-			fd = ioctl(sfd, SIOCGSKNS);
-	}
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) < 0)
-		return -errno;
-	if (st.st_dev != ns->dev || st.st_ino != ns->ino)
-		return -ESTALE;
-	return take_fd(&fd);
-}
-
-/* The uid owning the user namespace that owns @nsfd (NS_GET_USERNS, NS_GET_OWNER_UID). */
-static int owner_uid(int nsfd)
-{
-	_cleanup_close_ int userns = ioctl(nsfd, NS_GET_USERNS);
-	uid_t uid;
-
-	if (userns < 0 || ioctl(userns, NS_GET_OWNER_UID, &uid) < 0)
-		return -1;
-	return uid > INT_MAX ? -1 : (int)uid;
-}
-
-struct names {
-	char **v;
-	size_t n;
-	int enomem;
-};
-
-static void add_name(struct names *l, const char *name)
-{
-	char **v;
-
-	if (l->enomem)
-		return;
-	v = realloc(l->v, (l->n + 1) * sizeof(*v));
-	if (!v || !(v[l->n] = strdup(name))) {
-		if (v)
-			l->v = v;
-		l->enomem = 1;
-		return;
-	}
-	l->v = v;
-	l->n++;
-}
-
-static void add_name_cb(const char *name, void *data)
-{
-	add_name(data, name);
-}
-
-/*
- * The interface names of @nsfd's namespace. Runs in the describing thread:
- * a network namespace is per thread, so setns(2) moves that thread alone,
- * and /proc/thread-self/net/dev then lists that namespace's interfaces
- * (st_netdev_feed() parses it) without a netlink socket per namespace or
- * the RTNL lock. Root only (CAP_SYS_ADMIN over the namespace). -ENOMEM, or
- * 0 with the names unknown (NULL) when the namespace could not be entered
- * or read.
- */
-static int list_interfaces(struct st_netns *ns, int nsfd)
-{
-	_cleanup_close_ int fd = -1;
-	struct names l = { 0 };
-	struct st_netdev d;
-	ssize_t r;
-
-	if (setns(nsfd, CLONE_NEWNET) < 0)
-		return 0;
-	fd = open("/proc/thread-self/net/dev", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	st_netdev_init(&d);
-	for (;;) {
-		size_t room;
-		char *at = st_netdev_room(&d, &room);
-
-		r = TEMP_FAILURE_RETRY(read(fd, at, room));
-		if (r <= 0)
-			break;
-		st_netdev_feed(&d, (size_t)r, add_name_cb, &l);
-	}
-	if (r < 0 || l.enomem) {
-		for (size_t k = 0; k < l.n; k++)
-			free(l.v[k]);
-		free(l.v);
-		return l.enomem ? -ENOMEM : 0;
-	}
-	ns->interfaces = l.v ? l.v : calloc(1, sizeof(char *)); /* known, perhaps empty */
-	ns->ninterfaces = l.n;
-	return ns->interfaces ? 0 : -ENOMEM;
-}
-
-#define DESCRIBE_THREADS 2
-
-struct describe_job {
-	struct st_orphans *s;
-	struct st_nl *nl;   /* opened in our own namespace: nsid as we see it */
-	size_t first, step; /* namespaces first, first + step, ... */
-	int ret;
-};
-
-/*
- * Owner (rootless: classification needs it), nsid and (root) interfaces of
- * this job's share of the namespaces.
- */
-static void *describe_thread(void *arg)
-{
-	struct describe_job *job = arg;
-	struct st_orphans *s = job->s;
-
-	for (size_t i = job->first; i < s->n; i += job->step) {
-		struct st_netns *ns = &s->v[i];
-		_cleanup_close_ int fd = open_netns(ns);
-		struct st_error e = { 0 };
-
-		if (fd < 0)
-			continue; /* gone since: its interfaces and nsid stay unknown */
-		if (s->rootless)
-			ns->owner_uid = owner_uid(fd);
-		if (job->nl)
-			st_nl_nsid_get(job->nl, fd, &ns->nsid, &e);
-		if (!s->rootless && list_interfaces(ns, fd) == -ENOMEM) {
-			job->ret = -ENOMEM;
-			break;
-		}
-	}
-	return NULL;
-}
-
-/*
- * Short-lived threads describe the namespaces, each entering its share in
- * turn: the main thread never leaves our namespace, and no process is forked
- * per namespace (a fork each cost about a millisecond at a thousand). Two
- * threads, each with its own netlink socket, when there are many namespaces.
- */
-static int describe(struct st_orphans *s, struct st_nl *nl)
-{
-	struct describe_job jobs[DESCRIBE_THREADS];
-	struct st_nl *extra[DESCRIBE_THREADS] = { NULL };
-	pthread_t t[DESCRIBE_THREADS];
-	size_t n = s->n >= 64 ? DESCRIBE_THREADS : 1, started = 0;
-	int ret = 0;
-
-	for (size_t k = 0; k < n; k++) {
-		struct st_error e = { 0 };
-
-		if (k > 0 && nl && st_nl_open(&extra[k], &e) < 0)
-			extra[k] = NULL; /* this share gets no nsid */
-		jobs[k] =
-		    (struct describe_job){ .s = s, .nl = k ? extra[k] : nl, .first = k, .step = n };
-	}
-	for (; started < n; started++) {
-		ret = -pthread_create(&t[started], NULL, describe_thread, &jobs[started]);
-		if (ret < 0)
-			break;
-	}
-	for (size_t k = 0; k < started; k++) {
-		pthread_join(t[k], NULL);
-		if (jobs[k].ret < 0)
-			ret = jobs[k].ret;
-	}
-	for (size_t k = 1; k < n; k++)
-		st_nl_close(extra[k]);
-	return ret;
-}
-
-/* A clone of @dir's mount alone (no submounts): its files as they are under the mounts. */
-struct dir_clone {
-	char *dir;
-	int fd; /* -errno: could not be cloned */
-};
-
-struct age_ctx {
-	struct dir_clone *v;
-	size_t n;
-	double now;
-};
-
-static void age_ctx_free(struct age_ctx *a)
-{
-	for (size_t i = 0; i < a->n; i++) {
-		free(a->v[i].dir);
-		if (a->v[i].fd >= 0)
-			close(a->v[i].fd);
-	}
-	free(a->v);
-	a->v = NULL;
-	a->n = 0;
-}
-
-/* The clone of @dir, made once per directory (open_tree(2), CAP_SYS_ADMIN). */
-static int dir_clone_fd(struct age_ctx *a, const char *dir)
-{
-	struct dir_clone *v;
-
-	for (size_t i = 0; i < a->n; i++)
-		if (strcmp(a->v[i].dir, dir) == 0)
-			return a->v[i].fd;
-	v = realloc(a->v, (a->n + 1) * sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	a->v = v;
-	v[a->n].dir = strdup(dir);
-	if (!v[a->n].dir)
-		return -ENOMEM;
-	v[a->n].fd = (int)syscall(SYS_open_tree, AT_FDCWD, dir, OPEN_TREE_CLONE | O_CLOEXEC);
-	if (v[a->n].fd < 0)
-		v[a->n].fd = -errno;
-	return v[a->n++].fd;
-}
-
-/*
- * Seconds since @path's own file (the one the nsfs mount covers) changed.
- * A stat of @path would show the nsfs inode, whose times say when the kernel
- * last made that inode, not when the mount came; `ip netns add` creates the
- * file right before it mounts on it.
- */
-static double mount_file_age(struct age_ctx *a, const char *path)
-{
-	char dir[PATH_MAX];
-	const char *base;
-	struct stat st;
-	double age;
-	int fd;
-
-	if (st_mountpoint_split(path, dir, sizeof(dir), &base) < 0)
-		return -1;
-	fd = dir_clone_fd(a, dir);
-
-	if (fd < 0 || fstatat(fd, base, &st, AT_SYMLINK_NOFOLLOW) < 0)
-		return -1;
-	age = a->now - ((double)st.st_ctim.tv_sec + (double)st.st_ctim.tv_nsec / 1e9);
-	return age > 0 ? age : 0; /* a clock set back */
-}
-
-/* The age of one nsfs net mount of our mount namespace: (inode, path) -> seconds, < 0 unknown. */
-struct mount_age {
-	uint64_t ino;
-	char *path;
-	double age;
-};
-
-/*
- * The ages are read in a thread of their own while the main thread walks
- * /proc: closing a clone made by open_tree(2) dissolves it, and that waits
- * for an RCU grace period (2 ms on a quiet host, much more on a busy one).
- */
-struct age_job {
-	pthread_t thread;
-	int started;
-	struct mount_age *v;
-	size_t n;
-	int enomem;
-};
-
-static void *age_thread(void *arg)
-{
-	struct age_job *job = arg;
-	struct age_ctx a = { 0 };
-	struct timespec now;
-	char *line = NULL;
-	size_t cap = 0;
-	FILE *f = fopen("/proc/self/mountinfo", "re");
-
-	if (!f)
-		return NULL;
-	clock_gettime(CLOCK_REALTIME, &now);
-	a.now = (double)now.tv_sec + (double)now.tv_nsec / 1e9;
-	while (getline(&line, &cap, f) > 0 && !job->enomem) {
-		struct st_mountinfo m;
-		unsigned long long ino;
-		struct mount_age *v;
-
-		if (!strstr(line, " nsfs ") || st_mountinfo_parse(line, &m) < 0 ||
-		    strcmp(m.fstype, "nsfs") != 0 || st_nsfs_root_inode(m.root, "net", &ino) < 0)
-			continue;
-		v = realloc(job->v, (job->n + 1) * sizeof(*v));
-		if (!v || !(v[job->n].path = strdup(m.mountpoint))) {
-			if (v)
-				job->v = v;
-			job->enomem = 1;
-			break;
-		}
-		job->v = v;
-		v[job->n].ino = ino;
-		v[job->n].age = mount_file_age(&a, m.mountpoint);
-		job->n++;
-	}
-	free(line);
-	fclose(f);
-	age_ctx_free(&a);
-	return NULL;
-}
-
-static void age_job_start(struct age_job *job)
-{
-	job->started = pthread_create(&job->thread, NULL, age_thread, job) == 0;
-}
-
-static void age_job_free(struct age_job *job)
-{
-	if (job->started)
-		pthread_join(job->thread, NULL);
-	job->started = 0;
-	for (size_t i = 0; i < job->n; i++)
-		free(job->v[i].path);
-	free(job->v);
-	job->v = NULL;
-	job->n = 0;
-}
-
-/*
- * Root: the age of each namespace that no process lives in and that a mount
- * in our own mount namespace holds, from the youngest such mount's file;
- * unknown when one of them cannot be read (or came after the ages were
- * read). Mounts of other mount namespaces are out of open_tree(2)'s reach
- * and do not count.
- */
-static void mount_ages(struct st_orphans *s, struct age_job *job)
-{
-	if (!job->started)
-		return;
-	pthread_join(job->thread, NULL);
-	job->started = 0;
-	for (size_t i = 0; i < s->n; i++) {
-		struct st_netns *ns = &s->v[i];
-		double age = -1;
-
-		if (ns->processes)
-			continue;
-		for (size_t h = 0; h < ns->nholders; h++) {
-			const struct st_holder *m = &ns->holders[h];
-			double one = -1;
-
-			if (m->kind != ST_HOLDER_MOUNT || m->mntns != s->self_mntns || !m->path)
-				continue;
-			for (size_t k = 0; k < job->n; k++)
-				if (job->v[k].ino == ns->ino &&
-				    strcmp(job->v[k].path, m->path) == 0)
-					one = job->v[k].age;
-			if (one < 0) {
-				age = -1;
-				break;
-			}
-			if (age < 0 || one < age)
-				age = one;
-		}
-		ns->age_s = age;
-	}
-}
-
 /*
  * Whether the kernel's own list of namespaces could be read: listns(2) with a
  * request it must refuse (NULL) fails with ENOSYS before Linux 6.19 and with
@@ -884,59 +473,21 @@ static int listns_errno(void)
 #endif
 }
 
-static void collect_leftover(const char *name, int index, const char *kind, void *data)
+/*
+ * Every process under c->proc, our own mount points first: fds opened
+ * through them are recognized wherever they are.
+ */
+static int scan_processes(struct scan_ctx *c, pid_t self, struct st_error *err)
 {
-	struct st_orphans *s = data;
-	struct st_leftover_link *v;
-	pid_t pid;
-	enum st_leftover_kind k = st_leftover_link(name, kind, &pid);
-
-	if (k == ST_LEFTOVER_NONE || st_leftover_owner_running(pid))
-		return;
-	v = realloc(s->leftovers, (s->nleftovers + 1) * sizeof(*v));
-	if (!v)
-		return;
-	s->leftovers = v;
-	snprintf(v[s->nleftovers].name, sizeof(v[s->nleftovers].name), "%s", name);
-	v[s->nleftovers].pid = pid;
-	v[s->nleftovers].kind = k;
-	s->nleftovers++;
-}
-
-int st_orphans_scan(struct st_orphans *s, struct st_error *err)
-{
-	_cleanup_(st_nl_closep) struct st_nl *nl = NULL;
 	_cleanup_(closedirp) DIR *proc = NULL;
-	_cleanup_(age_job_free) struct age_job ages = { 0 };
-	struct scan_ctx c = { .s = s };
 	struct dirent *e;
-	struct stat st;
-	int ret = 0;
+	int ret = self > 0 ? scan_mounts(c, self) : 0;
 
-	s->rootless = st_host_is_rootless();
-	s->uid = geteuid();
-	if (stat("/proc/self/ns/net", &st) < 0)
-		return st_error_set(err, errno, "orphans: /proc/self/ns/net");
-	c.nsfs_dev = st.st_dev;
-	if (stat("/proc/self/ns/mnt", &st) == 0)
-		c.self_mntns = st.st_ino;
-	s->self_mntns = c.self_mntns;
-	s->listns_errno = listns_errno();
-	if (!s->rootless && !s->sources_only)
-		age_job_start(&ages);
-	/* Our own mount points first: fds opened through them are recognized wherever they are. */
-	ret = scan_mounts(&c, getpid());
-	if (ret < 0) {
-		free(c.mntns);
-		path_set_free(&c.mount_paths);
-		return st_error_set(err, -ret, "orphans: /proc/self/mountinfo");
-	}
-	proc = opendir("/proc");
-	if (!proc) {
-		free(c.mntns);
-		path_set_free(&c.mount_paths);
-		return st_error_set(err, errno, "orphans: /proc");
-	}
+	if (ret < 0)
+		return st_error_set(err, -ret, "orphans: %s/self/mountinfo", c->proc);
+	proc = opendir(c->proc);
+	if (!proc)
+		return st_error_set(err, errno, "orphans: %s", c->proc);
 	while ((e = readdir(proc))) {
 		char *end;
 		long pid = strtol(e->d_name, &end, 10);
@@ -944,31 +495,68 @@ int st_orphans_scan(struct st_orphans *s, struct st_error *err)
 		/* Ourselves too: our mount namespace may be one nobody else we can read is in. */
 		if (*end || pid <= 0)
 			continue;
-		ret = scan_process(&c, (pid_t)pid);
+		ret = scan_process(c, (pid_t)pid);
 		if (ret < 0)
-			break;
+			return st_error_set(err, -ret, "orphans: scanning %s", c->proc);
 	}
-	free(c.mntns);
-	free(c.socks);
-	path_set_free(&c.mount_paths);
+	return 0;
+}
+
+static void scan_ctx_free(struct scan_ctx *c)
+{
+	free(c->mntns);
+	free(c->socks);
+	st_strset_free(&c->mount_paths);
+}
+
+int st_orphans_scan_proc(struct st_orphans *s, const struct st_orphans_proc *p, struct st_error *err)
+{
+	_cleanup_(scan_ctx_free) struct scan_ctx c = {
+		.s = s, .proc = p->root, .nsfs_dev = p->nsfs_dev, .self_mntns = p->self_mntns
+	};
+
+	s->self_mntns = p->self_mntns;
+	return scan_processes(&c, p->self, err);
+}
+
+int st_orphans_scan(struct st_orphans *s, struct st_error *err)
+{
+	_cleanup_(st_nl_closep) struct st_nl *nl = NULL;
+	_cleanup_(st_orphans_age_free) struct st_orphans_age_job ages = { 0 };
+	struct st_orphans_proc proc = { .root = "/proc", .self = getpid() };
+	struct stat st;
+	int ret;
+
+	s->rootless = st_host_is_rootless();
+	s->uid = geteuid();
+	if (stat("/proc/self/ns/net", &st) < 0)
+		return st_error_set(err, errno, "orphans: /proc/self/ns/net");
+	proc.nsfs_dev = st.st_dev;
+	if (stat("/proc/self/ns/mnt", &st) == 0)
+		proc.self_mntns = st.st_ino;
+	s->listns_errno = listns_errno();
+	if (!s->rootless && !s->sources_only)
+		st_orphans_age_start(&ages);
+	ret = st_orphans_scan_proc(s, &proc, err);
 	if (ret < 0)
-		return st_error_set(err, -ret, "orphans: scanning /proc");
+		return ret;
 	if (s->sources_only) {
 		/* A re-check before --cleanup acts: what holds what, nothing more. */
 		st_orphans_classify(s);
 		return 0;
 	}
 	if (!s->rootless)
-		mount_ages(s, &ages);
+		st_orphans_mount_ages(s, &ages);
 	if (st_nl_open(&nl, err) < 0)
 		nl = NULL; /* no nsid, no leftovers: the namespaces are still worth reporting */
-	ret = describe(s, nl);
+	ret = st_orphans_describe(s, nl);
 	if (ret < 0)
 		return st_error_set(err, -ret, "orphans: describing namespaces");
 	if (nl) {
 		struct st_error lerr = { 0 };
 
-		st_nl_link_list(nl, collect_leftover, s, &lerr);
+		/* Only those of a sandboxtime that is gone: a running one's are in use. */
+		st_leftover_list(nl, 1, 0, &s->leftovers, &s->nleftovers, &lerr);
 	}
 	st_error_clear(err);
 	st_orphans_classify(s);

@@ -93,30 +93,64 @@ int st_layer_parse(const char *list, unsigned int *mask, unsigned int *explicit_
 	return 0;
 }
 
+/*
+ * The one errno-to-advice table: what a user can do when the kernel refuses
+ * to create (or enter) a namespace with this errno. A row applies to one
+ * layer or to all (-1), and "@" in its text stands for that layer's
+ * max_*_namespaces file (@MAX) or kernel option (@CONFIG).
+ */
+static const struct {
+	int errnum;
+	enum st_advice_op op;
+	int layer; /* -1: any; otherwise an enum st_layer */
+	const char *text;
+} advice[] = {
+	{ ENOSPC, ST_ADVICE_CREATE, -1,
+	  "the limit in /proc/sys/user/@MAX is reached; raise it with sysctl user.@MAX=N" },
+	{ EPERM, ST_ADVICE_CREATE, ST_LAYER_USER,
+	  "unprivileged user namespaces are disabled; enable them with sysctl kernel.unprivileged_userns_clone=1 (Debian) or kernel.apparmor_restrict_unprivileged_userns=0 (Ubuntu)" },
+	{ EPERM, ST_ADVICE_CREATE, -1,
+	  "creating this namespace needs CAP_SYS_ADMIN: run as root or add the user layer (--ns=user,...)" },
+	{ EINVAL, ST_ADVICE_CREATE, -1, "this kernel was built without @CONFIG" },
+	{ EUSERS, ST_ADVICE_CREATE, -1, "too many nested user namespaces (the kernel allows 32 levels)" },
+	{ EPERM, ST_ADVICE_ENTER, ST_LAYER_NET,
+	  "entering a network namespace needs CAP_SYS_ADMIN over it and in sandboxtime's own user namespace: run as root" },
+};
+
+/* @text with @MAX and @CONFIG replaced by @info's. */
+static void advice_fill(char *buf, size_t len, const char *text, const struct st_layer_info *info)
+{
+	size_t used = 0;
+
+	for (const char *p = text; *p && used + 1 < len;) {
+		const char *with = NULL;
+
+		if (strncmp(p, "@MAX", 4) == 0)
+			with = info->max_file, p += 4;
+		else if (strncmp(p, "@CONFIG", 7) == 0)
+			with = info->kconfig, p += 7;
+		if (with)
+			used += (size_t)snprintf(buf + used, len - used, "%s", with);
+		else
+			buf[used++] = *p++;
+	}
+	buf[used < len ? used : len - 1] = '\0';
+}
+
+void st_layer_advise(struct st_error *err, int errnum, enum st_layer layer, enum st_advice_op op)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(advice); i++) {
+		if (advice[i].errnum != errnum || advice[i].op != op ||
+		    (advice[i].layer >= 0 && advice[i].layer != (int)layer))
+			continue;
+		advice_fill(err->hint, sizeof(err->hint), advice[i].text, &st_layers[layer]);
+		return;
+	}
+}
+
 void st_layer_hint(struct st_error *err, int errnum, enum st_layer layer)
 {
-	const struct st_layer_info *info = &st_layers[layer];
-
-	switch (errnum) {
-	case ENOSPC:
-		snprintf(err->hint, sizeof(err->hint),
-			 "the limit in /proc/sys/user/%s is reached; raise it with sysctl user.%s=N",
-			 info->max_file, info->max_file);
-		break;
-	case EPERM:
-		st_error_hint(err, layer == ST_LAYER_USER
-					   ? "unprivileged user namespaces are disabled; enable them with sysctl kernel.unprivileged_userns_clone=1 (Debian) or kernel.apparmor_restrict_unprivileged_userns=0 (Ubuntu)"
-					   : "creating this namespace needs CAP_SYS_ADMIN: run as root or add the user layer (--ns=user,...)");
-		break;
-	case EINVAL:
-		snprintf(err->hint, sizeof(err->hint), "this kernel was built without %s", info->kconfig);
-		break;
-	case EUSERS:
-		st_error_hint(err, "too many nested user namespaces (the kernel allows 32 levels)");
-		break;
-	default:
-		break;
-	}
+	st_layer_advise(err, errnum, layer, ST_ADVICE_CREATE);
 }
 
 static void probe_child(unsigned int mask, int rootless, int fd)

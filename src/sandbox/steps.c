@@ -1,4 +1,10 @@
 // SPDX-License-Identifier: MIT
+/*
+ * The timed steps of one run (uid_map, veth_create, lo_up, ...), as the
+ * report lists them, and fault injection by step name for the tests. Not
+ * net_steps.c, which repeats the network wiring's steps to measure their
+ * spread (--net-steps-repeat).
+ */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -207,6 +207,27 @@ static void test_hint(void **state)
 	assert_string_equal(err.hint, "");
 }
 
+/* The table's texts, whole: the placeholders filled, the rows picked by layer and operation. */
+static void test_advise_table(void **state)
+{
+	struct st_error err = { 0 };
+
+	st_layer_advise(&err, ENOSPC, ST_LAYER_IPC, ST_ADVICE_CREATE);
+	assert_string_equal(err.hint, "the limit in /proc/sys/user/max_ipc_namespaces is reached; raise it with sysctl user.max_ipc_namespaces=N");
+	st_layer_advise(&err, EINVAL, ST_LAYER_MOUNT, ST_ADVICE_CREATE);
+	assert_string_equal(err.hint, "this kernel was built without CONFIG_NAMESPACES");
+	st_layer_advise(&err, EPERM, ST_LAYER_UTS, ST_ADVICE_CREATE);
+	assert_string_equal(err.hint, "creating this namespace needs CAP_SYS_ADMIN: run as root or add the user layer (--ns=user,...)");
+	st_layer_advise(&err, EPERM, ST_LAYER_NET, ST_ADVICE_ENTER);
+	assert_string_equal(err.hint, "entering a network namespace needs CAP_SYS_ADMIN over it and in sandboxtime's own user namespace: run as root");
+	/* Entering has advice for EPERM on a network namespace only. */
+	st_error_clear(&err);
+	st_layer_advise(&err, ENOSPC, ST_LAYER_NET, ST_ADVICE_ENTER);
+	assert_string_equal(err.hint, "");
+	st_layer_advise(&err, EPERM, ST_LAYER_IPC, ST_ADVICE_ENTER);
+	assert_string_equal(err.hint, "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -222,6 +243,7 @@ int main(void)
 		cmocka_unit_test(test_parse_empty),
 		cmocka_unit_test(test_parse_unknown),
 		cmocka_unit_test(test_hint),
+		cmocka_unit_test(test_advise_table),
 	};
 
 	return cmocka_run_group_tests_name("layer", tests, NULL, NULL);
