@@ -134,7 +134,7 @@ st_start() {
 			</dev/null >"$ST_OUT" 2>"$ST_ERR" &
 	fi
 	ST_JOB=$!
-	for i in $(seq 200); do
+	for ((i = 0; i < 200; i++)); do
 		[ -s "$ST_DIR/pid" ] && break
 		sleep 0.025
 	done
@@ -170,7 +170,7 @@ st_leftovers() {
 	local i pid
 	ST_LEFT=
 	[ -n "$1" ] || return 0
-	for i in $(seq 40); do
+	for ((i = 0; i < 40; i++)); do
 		ST_LEFT=$(st_session_procs "$1")
 		[ -z "$ST_LEFT" ] && return 0
 		sleep 0.05
@@ -259,7 +259,7 @@ now_ms() { echo $(($(date +%s%N) / 1000000)); }
 # wait_file FILE [TENTHS]: waits until FILE exists (default: up to 10 s).
 wait_file() {
 	local i
-	for i in $(seq "${2:-100}"); do
+	for ((i = 0; i < ${2:-100}; i++)); do
 		[ -e "$1" ] && return 0
 		sleep 0.1
 	done
