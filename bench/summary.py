@@ -4,10 +4,11 @@
 usage: summary.py [-o FILE|-]            render bench/summary.md.in with
                                          bench/results/*.json into FILE
                                          (default: BENCHMARKS.md at the top)
-       summary.py --extract REPORT.md    the headline tables of the report that
+       summary.py --extract REPORT.md [OUT|-]
+                                         the headline tables of the report that
                                          bench/analyze.py wrote for the last
                                          full bench/run.sh (docs/bench-notes/
-                                         run.md) into bench/results/run.json
+                                         run.md) into OUT (bench/results/run.json)
 
 bench/run.sh runs --extract and then renders, so the page always shows its
 last run; results that run.sh does not measure (netbench against iperf3,
@@ -125,7 +126,7 @@ def first_code_line(lines):
     return lines[i + 1].rstrip(" \\")
 
 
-def extract(report):
+def extract(report, path=os.path.join(RESULTS, "run.json")):
     with open(report, encoding="utf-8") as f:
         lines = f.read().split("\n")
     facts = dict(pick(tables(section(lines, "## Machine"))[0], ["fact", "value"]))
@@ -169,7 +170,9 @@ def extract(report):
     T["deferred-sandboxtime"] = table("deferred, sandboxtime", [
         run + "   # section 5:", "sandboxtime layers --ns=X --repeat=10 -J"],
         ["--ns", "deferred median ms", "min", "p95"], pick(tb[1], ["--ns", "deferred median ms", "min", "p95"]))
-    path = os.path.join(RESULTS, "run.json")
+    if path == "-":
+        sys.stdout.write(dump(out))
+        return
     with open(path, "w", encoding="utf-8") as f:
         f.write(dump(out))
     print("summary: wrote %s" % path, file=sys.stderr)
@@ -194,8 +197,8 @@ def dump(doc):
 
 
 def main(argv):
-    if argv[:1] == ["--extract"] and len(argv) == 2:
-        extract(argv[1])
+    if argv[:1] == ["--extract"] and len(argv) in (2, 3):
+        extract(*argv[1:])
         return
     out = os.path.join(ROOT, "BENCHMARKS.md")
     if argv[:1] == ["-o"] and len(argv) == 2:
