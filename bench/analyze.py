@@ -1209,7 +1209,7 @@ def deferred_tables(tag, label):
     w()
     s0 = {d["flags"]: d for d in load_lines(f"{tag}-cl-s0.json")}
     s100 = {d["flags"]: d for d in load_lines(f"{tag}-cl-s100.json")}
-    w("`clone_loop --deferred -n 10 -w 1 [-s 0|-s 100] FLAGS`: the method of DESIGN.md in code of its")
+    w("`clone_loop --deferred -n 10 -w 1 [-s 0|-s 100] FLAGS`: the method of docs/DESIGN.md in code of its")
     w("own (a helper in a fresh user namespace sets its max_<type>_namespaces to 1, runs one cycle, then")
     w("retries unshare() every 20 µs until ENOSPC stops), back to back (-s 0) or after 100 ms idle (-s 100):")
     w()

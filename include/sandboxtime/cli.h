@@ -95,7 +95,7 @@ struct st_opts {
 
 /*
  * Parses @argv into @opts without side effects (no file is opened, nothing is
- * printed), so that it can be unit-tested. Defaults follow DESIGN.md.
+ * printed), so that it can be unit-tested. Defaults follow docs/DESIGN.md.
  */
 int st_cli_parse(int argc, char **argv, struct st_opts *opts, struct st_error *err);
 

@@ -90,7 +90,7 @@ void st_report_progress_done(void);
 json_t *st_report_stats_json(const struct st_samples *s);
 json_t *st_report_host_json(const struct st_host *h);
 
-/* netbench: schema sandboxtime/netbench/v1 (DESIGN.md). */
+/* netbench: schema sandboxtime/netbench/v1 (docs/DESIGN.md). */
 #define ST_NB_SCHEMA "sandboxtime/netbench/v1"
 #define ST_NB_MAX_NOTES 12
 #define ST_NB_NOTE_MAX 512

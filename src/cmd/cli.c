@@ -113,7 +113,7 @@ static const struct option long_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/* Subcommands of DESIGN.md that this version does not have yet. */
+/* Subcommands of docs/DESIGN.md that this version does not have yet. */
 /* The options that mean something to `orphans`; any other is a usage error. */
 static const int orphans_options[] = { OPT_FORMAT, 'J', 'o', 'q', OPT_ALL, OPT_WATCH, OPT_INTERVAL,
 					OPT_TEXTFILE, OPT_CLEANUP, OPT_DRY_RUN, OPT_MIN_AGE,
@@ -267,7 +267,7 @@ static int parse_format(const char *text, enum st_format *out, struct st_error *
 	return st_error_usage(err, "--format: unknown format '%s' (known: table, json, csv, prometheus)", text);
 }
 
-/* --interval: seconds, fractions allowed, 0.1 to a day (DESIGN.md). */
+/* --interval: seconds, fractions allowed, 0.1 to a day (docs/DESIGN.md). */
 static int parse_interval(const char *text, double *out, struct st_error *err)
 {
 	char *end = NULL;
@@ -517,7 +517,7 @@ static int parse_command(int argc, char **argv, struct st_opts *o, int *first,
 
 /*
  * netbench measures paths it makes itself: the options that shape a sandbox
- * do not apply. Fills in its defaults (DESIGN.md).
+ * do not apply. Fills in its defaults (docs/DESIGN.md).
  */
 static int check_netbench(int argc, char **argv, int ind, struct st_opts *o, struct st_error *err)
 {

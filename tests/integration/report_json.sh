@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The reports: JSON (schema "sandboxtime/v1" of DESIGN.md) parsed back with
+# The reports: JSON (schema "sandboxtime/v1" of docs/DESIGN.md) parsed back with
 # python3 and checked key by key against the run that made it; CSV; where the
 # report goes. As root and as nobody.
 source "$(dirname "$0")/../lib.sh" "$1"

@@ -1,4 +1,4 @@
-"""Checks a sandboxtime report against DESIGN.md and against the run that made it.
+"""Checks a sandboxtime report against docs/DESIGN.md and against the run that made it.
 
 report_check.py layers FILE MODE NS REPEAT WARMUP DEFERRED VERSION
 report_check.py run FILE MODE ARGV_JSON EXIT_CODE SIGNAL|null MIN_WALL_US VERSION
