@@ -134,6 +134,7 @@ st_start() {
 			</dev/null >"$ST_OUT" 2>"$ST_ERR" &
 	fi
 	ST_JOB=$!
+	# (an arithmetic loop: a caller's IFS must not turn $(seq) into one word)
 	for ((i = 0; i < 200; i++)); do
 		[ -s "$ST_DIR/pid" ] && break
 		sleep 0.025
