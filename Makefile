@@ -175,7 +175,7 @@ unit-bins: $(UNIT_BINS)
 
 # The full soak of issue 7: 2,000 sandboxes with --net=veth per mode (root,
 # then nobody; 1,000 one after the other, 1,000 two at a time), counted in a
-# user namespace of their own (tests/soak.py). `make check` runs 200.
+# user namespace of their own (tests/py/soak.py). `make check` runs 200.
 SOAK_RUNS ?= 2000
 .PHONY: soak
 soak:

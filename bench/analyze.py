@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Turns the raw results of bench/run.sh into BENCHMARKS.md.
+"""Turns the raw results of bench/run.sh into docs/bench-notes/run.md (bench/run.sh; BENCHMARKS.md is the summary of it).
 
 usage: analyze.py RESULTS_DIR OUTPUT.md
        analyze.py --only=net RESULTS_DIR OUTPUT.md
@@ -332,10 +332,10 @@ def net_lines(res, invocation_hint):
     o("  bridge_addr_add.")
     gl = stats(d.get("getlink_rtt") or [])
     if gl:
-        o(f"  One such lookup alone (RTM_GETLINK with IFLA_IFNAME \"lo\" and NLM_F_ACK, sent and read up to")
+        o("  One such lookup alone (RTM_GETLINK with IFLA_IFNAME \"lo\" and NLM_F_ACK, sent and read up to")
         o(f"  the ACK by net_steps.py in-process, {gl['n']} times; Python's overhead included, so an upper bound):")
         o(f"  median **{fmt(gl['median'])} µs** (min {fmt(gl['min'])}, p95 {fmt(gl['p95'])}). *(inferred)* Keeping the index")
-        o(f"  of a name already looked up would save one lookup per --net=veth launch and two per --net=bridge,")
+        o("  of a name already looked up would save one lookup per --net=veth launch and two per --net=bridge,")
         o(f"  about {fmt(gl['median'], 0)} and {fmt(2 * gl['median'], 0)} µs; knowing every index (say from the")
         o("  kernel's echo of the created link, NLM_F_ECHO, whose IFLA_LINK is the peer's index) would remove")
         o("  all of them. The inside steps can already go out as one batch (several messages in one")
@@ -381,8 +381,8 @@ def net_lines(res, invocation_hint):
           f"(min {fmt(b['min'] / 1000, 2)}, p95 {fmt(b['p95'] / 1000, 2)}): {a['median'] / b['median']:.2f}x.")
     if veth_del["veth"][0]:
         sv = st["veth"]["setup (sum per run)"]["median"]
-        o(f"- A delete is one request that returns only when the kernel has unregistered the device, which")
-        o(f"  waits for RCU grace periods and for the last references to drop (netdev_run_todo): the")
+        o("- A delete is one request that returns only when the kernel has unregistered the device, which")
+        o("  waits for RCU grace periods and for the last references to drop (netdev_run_todo): the")
         o(f"  ~{fmt(veth_del['veth'][0]['median'] / 1000, 0)} ms of veth_delete is "
           f"{veth_del['veth'][0]['median'] / sv:.0f}x the whole veth setup ({fmt(sv)} µs), and the spawn")
         dl = [(f"{m} veth_delete", *veth_del[m]) for m in modes] + [("bridge_delete", *br_del)]
@@ -537,7 +537,7 @@ def target_row(t):
 
 
 def old_net_block(text):
-    """The network block (lines) and its target row of an existing BENCHMARKS.md, if any."""
+    """The network block (lines) and its target row of an existing report, if any."""
     lines = text.split("\n")
     if NET_BEGIN.split(":")[0] not in text:
         return None, None
@@ -550,7 +550,7 @@ def old_net_block(text):
 
 
 def old_rel_block(text):
-    """The reliability block (lines, markers included) of an existing BENCHMARKS.md, if any."""
+    """The reliability block (lines, markers included) of an existing report, if any."""
     lines = text.split("\n")
     key = REL_BEGIN.split(":")[0]
     b = next((i for i, l in enumerate(lines) if l.startswith(key)), None)
@@ -565,7 +565,7 @@ HAND_END = "<!-- END hand -->"
 
 
 def old_hand_blocks(text):
-    """Every hand-written block (<!-- BEGIN hand...--> to <!-- END hand -->) of BENCHMARKS.md,
+    """Every hand-written block (<!-- BEGIN hand...--> to <!-- END hand -->) of the report,
     kept as it is: results of commands this script does not run (bench syscall, netbench)."""
     lines = text.split("\n")
     blocks, b = [], None
@@ -685,7 +685,6 @@ def launch_section(title, tag, who, floor_name, ratio_peers):
     w("rotated by one in each later round, so that no command always runs first or last):")
     w()
     w("```")
-    first = " ".join(f"-n {n} '{short(cmds[n])}'" for n in names)
     prefix = "setpriv --reuid=nobody --regid=nogroup --clear-groups " if who.startswith("as nobody") else ""
     w(f"{prefix}hyperfine -N --warmup {facts['warmup']} --runs {runs} --export-json ROUND.json \\")
     for n in names:
@@ -752,7 +751,7 @@ w(f"| sandboxtime | {facts['sandboxtime']}, git {facts['git']}, binary sha256 {f
   f"{facts['git_dirty_src']} uncommitted change(s) in src/ include/ Makefile at run time |")
 w(f"| tools | {facts['hyperfine']}; {facts['bwrap']}; {facts['unshare']}; "
   f"{facts['crun'] or 'crun not installed'}; {facts['gcc']} (clone_loop -O2) |")
-w(f"| PATH | fixed by run.sh to the Debian default (unshare resolves `true` through it) |")
+w("| PATH | fixed by run.sh to the Debian default (unshare resolves `true` through it) |")
 w()
 
 # ---------------------------------------------------------------------------
@@ -906,14 +905,14 @@ if exists("parts.commands"):
     w(f"- strace counts {n_unshare} unshare() calls and {n_procs} process creations for sandboxtime, "
       f"{sc['unshare'].get('unshare', 0)} and {sc['unshare'].get('clone', 0) + sc['unshare'].get('clone3', 0)} for unshare.")
     if n_unshare:
-        w(f"  The unshare() calls are the availability probe (`st_layer_probe`, from `st_session_prepare`),")
-        w(f"  which runs even with `--repeat=0`: a forked child creates every asked-for namespace once more,")
+        w("  The unshare() calls are the availability probe (`st_layer_probe`, from `st_session_prepare`),")
+        w("  which runs even with `--repeat=0`: a forked child creates every asked-for namespace once more,")
         w(f"  the network namespace included; clone_loop's copy of that work takes "
           f"{probe_net['median'] / 1000:.2f} ms ({(probe_net['median'] - probe_none['median']) / 1000:.2f} ms of it in the namespaces).")
         w("  Its network namespace is then torn down by the kernel (cleanup_net) while the real sandbox is")
         w("  being built, on a 2-CPU machine.")
     else:
-        w(f"  This binary no longer runs the availability probe at launch (no unshare() call); the probe it")
+        w("  This binary no longer runs the availability probe at launch (no unshare() call); the probe it")
         w(f"  used to run costs {probe_net['median'] / 1000:.2f} ms in clone_loop's copy of that work "
           f"({(probe_net['median'] - probe_none['median']) / 1000:.2f} ms of it in the namespaces). Section 2b times the change.")
     w(f"- Exec of the binary: `sandboxtime --version` costs "
@@ -1210,7 +1209,7 @@ def deferred_tables(tag, label):
     w()
     s0 = {d["flags"]: d for d in load_lines(f"{tag}-cl-s0.json")}
     s100 = {d["flags"]: d for d in load_lines(f"{tag}-cl-s100.json")}
-    w("`clone_loop --deferred -n 10 -w 1 [-s 0|-s 100] FLAGS`: the method of DESIGN.md in code of its")
+    w("`clone_loop --deferred -n 10 -w 1 [-s 0|-s 100] FLAGS`: the method of docs/DESIGN.md in code of its")
     w("own (a helper in a fresh user namespace sets its max_<type>_namespaces to 1, runs one cycle, then")
     w("retries unshare() every 20 µs until ENOSPC stops), back to back (-s 0) or after 100 ms idle (-s 100):")
     w()
@@ -1312,7 +1311,7 @@ if same:
          if all(abs(a / b - 1) <= TARGET_AGREE for _, a, b in same) else
          ". They do not agree within 15% on every layer."))
 if "net" in single0:
-    w(f"- The network namespace's figure depends on what ran just before it. Back to back, clone_loop")
+    w("- The network namespace's figure depends on what ran just before it. Back to back, clone_loop")
     w(f"  measures {fmt(s0['net']['deferred_us']['median'] / 1000)} ms; after 100 ms idle "
       f"{fmt(s100['net']['deferred_us']['median'] / 1000)} ms. sandboxtime alone on net (`--ns=net`) reports "
       f"{fmt(single0['net'] / 1000)} ms" + (f", but inside `--ns=all` the net set gets {fmt(all_net)} ms." if alls and all_net else "."))

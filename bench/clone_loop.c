@@ -14,7 +14,7 @@
  *	clone3(FLAGS), exec CMD in the child, wait: the least a launcher can
  *	do; hyperfine times it beside sandboxtime, unshare and bwrap.
  *   clone_loop --deferred [-n N] [-p POLL_US] FLAGS
- *	the kernel's late teardown, by the method of DESIGN.md but with code
+ *	the kernel's late teardown, by the method of docs/DESIGN.md but with code
  *	of its own: a helper in a fresh user namespace sets its own
  *	max_<type>_namespaces to 1, runs one cycle, then retries
  *	unshare(CLONE_NEW<type>) every POLL_US until ENOSPC stops. Used to

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# bench/launch_rounds.py OUTDIR ROUNDS RUNS NAME=CMD...: section 12 of BENCHMARKS.md. One hyperfine
+# bench/launch_rounds.py OUTDIR ROUNDS RUNS NAME=CMD...: docs/bench-notes/12-launch-cuts.md. One hyperfine
 # call per round (-N, warmup 5), the commands in an order rotated each round, so that old and new
 # binaries share the machine's load; prints median of round medians, p5, min, p95. Ratios and CPU:
 # python3 bench/launch_ratios.py OUTDIR A/B ...

@@ -13,7 +13,7 @@
 # not kept), BENCH_NET_GAP_MS (100: idle before every item, see net_steps.py).
 #
 # Writes OUTDIR/net-facts.txt, OUTDIR/net-steps.json; bench/analyze.py turns
-# them into the section "Network steps" of BENCHMARKS.md.
+# them into the section "Network steps" of docs/bench-notes/run.md.
 set -euo pipefail
 
 if [ $# -ne 2 ]; then

@@ -19,8 +19,7 @@
 # medians over all runs, spread (min..max, stddev), the ratio of each round
 # and their median, CPU time (user + system) per run; peak RSS of each from /usr/bin/time (the worst of 5 runs); time
 # per (process + namespace). The results go to standard output and, unless
-# BENCH_OUT=-, into BENCHMARKS.md's orphans block (a "BEGIN hand" block that
-# bench/analyze.py keeps as it is).
+# BENCH_OUT=-, into docs/bench-notes/10-orphans.md (its "BEGIN hand" block).
 #
 # Environment: BENCH_ORPHANS_NS (1000), BENCH_ORPHANS_PROCS (2000),
 # BENCH_ORPHANS_RUNS (20), BENCH_ORPHANS_ROUNDS (3), BENCH_ORPHANS_WARMUP (3),
@@ -40,7 +39,7 @@ if [ -z "${ST_BENCH_PRIVATE:-}" ]; then
 fi
 BIN=$(realpath "$1")
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-OUT_MD=${BENCH_OUT:-$ROOT/BENCHMARKS.md}
+OUT_MD=${BENCH_OUT:-$ROOT/docs/bench-notes/10-orphans.md}
 NS=${BENCH_ORPHANS_NS:-1000}
 PROCS=${BENCH_ORPHANS_PROCS:-2000}
 RUNS=${BENCH_ORPHANS_RUNS:-20}

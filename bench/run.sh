@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
-# bench/run.sh BIN: every benchmark of sandboxtime, then BENCHMARKS.md.
+# bench/run.sh BIN: every benchmark of sandboxtime; its full report goes to
+# docs/bench-notes/run.md (bench/analyze.py), its headline tables to
+# bench/results/run.json, and BENCHMARKS.md, the one-page summary, is
+# rendered from bench/summary.md.in and bench/results/*.json (bench/summary.py).
 #
 #   bash bench/run.sh build/sandboxtime        (or: make bench)
 #
@@ -23,16 +26,17 @@
 #      beside BIN's, to say which change helped and by how much.
 #   9. as root: the network steps, sandboxtime --net=veth|bridge's netlink
 #      steps against the same steps done by ip(8) (bench/net_steps.sh; about
-#      a minute). Section 7 of BENCHMARKS.md.
+#      a minute). Section 7 of docs/bench-notes/run.md.
 #
 # BENCH_ONLY=net runs 9. alone (plus its own machine facts) and rewrites only
 # the block of section 7 and its row of the Targets table; every other line
-# of BENCHMARKS.md stays as the last full run wrote it. A full run that cannot
+# of docs/bench-notes/run.md stays as the last full run wrote it. A full run that cannot
 # run 9. (not root) keeps the previous block.
 #
 # Environment: BENCH_ROUNDS (3), BENCH_RUNS (hyperfine runs per command and
-# round, 150), BENCH_WARMUP (10), BENCH_OUT (BENCHMARKS.md at the top of the
-# tree), BENCH_KEEP=1 keeps the raw results (their directory is printed),
+# round, 150), BENCH_WARMUP (10), BENCH_NOTES (the full report,
+# docs/bench-notes/run.md), BENCH_OUT (the summary, BENCHMARKS.md at the top
+# of the tree), BENCH_KEEP=1 keeps the raw results (their directory is printed),
 # BENCH_COMMITS, BENCH_RCU_EXPEDITED (see above), BENCH_ONLY=net (see above),
 # BENCH_NET_RUNS (50), BENCH_NET_WARMUP (3), BENCH_NET_GAP_MS (100): see
 # bench/net_steps.sh.
@@ -45,7 +49,8 @@ fi
 BIN=$(realpath "$1")
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=$(dirname "$BIN")
-OUT_MD=${BENCH_OUT:-$ROOT/BENCHMARKS.md}
+OUT_MD=${BENCH_NOTES:-$ROOT/docs/bench-notes/run.md}
+SUMMARY_MD=${BENCH_OUT:-$ROOT/BENCHMARKS.md}
 ROUNDS=${BENCH_ROUNDS:-3}
 RUNS=${BENCH_RUNS:-150}
 WARMUP=${BENCH_WARMUP:-10}
@@ -87,6 +92,14 @@ trap 'exit 130' INT TERM
 chmod 755 "$TMP"
 mkdir -p "$TMP/bin" "$TMP/out"
 
+# summary: the headline tables of the report in OUT_MD into
+# bench/results/run.json, then the one-page BENCHMARKS.md from it.
+summary() {
+	echo "bench: writing $SUMMARY_MD" >&2
+	python3 "$ROOT/bench/summary.py" --extract "$OUT_MD"
+	python3 "$ROOT/bench/summary.py" -o "$SUMMARY_MD"
+}
+
 # ---- BENCH_ONLY=net: 9. alone, then only section 7 of OUT_MD ---------------
 if [ "$ONLY" = net ]; then
 	[ "$(id -u)" -eq 0 ] || { echo "bench: BENCH_ONLY=net needs root" >&2; exit 1; }
@@ -97,6 +110,7 @@ if [ "$ONLY" = net ]; then
 		bash "$ROOT/bench/net_steps.sh" "$TMP/bin/sandboxtime" "$TMP/out"
 	echo "bench: rewriting the network section of $OUT_MD" >&2
 	python3 "$ROOT/bench/analyze.py" --only=net "$TMP/out" "$OUT_MD"
+	summary
 	echo "bench: done" >&2
 	exit 0
 fi
@@ -391,4 +405,5 @@ fi
 echo "loadavg_end=$(cut -d' ' -f1-3 /proc/loadavg)" >>"$O/facts.txt"
 echo "bench: writing $OUT_MD" >&2
 python3 "$ROOT/bench/analyze.py" "$O" "$OUT_MD"
+summary
 echo "bench: done" >&2

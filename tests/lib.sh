@@ -34,6 +34,14 @@ chmod 755 "$ST_TMP/sandboxtime"
 ST_NOBODY_BIN="$ST_TMP/sandboxtime"
 trap 'rm -rf "$ST_TMP"' EXIT
 
+# The suites' Python helpers (tests/py/NAME.py), copied where nobody can read
+# them too; the suites run them as "$ST_PY" -B "$ST_PYDIR/NAME.py" ARG...
+# No run writes bytecode, in the copy or in the source tree.
+ST_PYDIR=$ST_TMP/py
+mkdir "$ST_PYDIR" && cp "$(dirname "${BASH_SOURCE[0]}")"/py/*.py "$ST_PYDIR"/ &&
+	chmod 755 "$ST_PYDIR" && chmod 644 "$ST_PYDIR"/*.py || exit 1
+export PYTHONDONTWRITEBYTECODE=1
+
 is_root() { [ "$(id -u)" -eq 0 ]; }
 
 # Runs a command as nobody (rootless mode), from a directory nobody can read.
@@ -70,19 +78,7 @@ ST_TIMEOUT=${ST_TIMEOUT:-60}
 # background jobs ignore, then execs CMD. Every process CMD leaves behind
 # keeps the session id, which is how the suites find leftovers.
 ST_EXEC=$ST_TMP/st-exec
-cat >"$ST_EXEC" <<PY
-#!$ST_PY
-import os, signal, sys
-for s in (signal.SIGINT, signal.SIGQUIT, signal.SIGTERM, signal.SIGPIPE, signal.SIGXFSZ):
-    signal.signal(s, signal.SIG_DFL)
-os.setsid()
-tmp = sys.argv[1] + ".tmp"
-with open(tmp, "w") as f:
-    f.write("%d\n" % os.getpid())
-os.rename(tmp, sys.argv[1])
-os.closerange(3, 1 << 16)
-os.execvp(sys.argv[2], sys.argv[2:])
-PY
+{ echo "#!$ST_PY -B"; cat "$ST_PYDIR/st_exec.py"; } >"$ST_EXEC"
 chmod 755 "$ST_EXEC"
 
 # diag MESSAGE: a TAP diagnostic line, shown whether a test passes or not.

@@ -143,12 +143,12 @@ extern const size_t st_cli_noptions;
 /* "a run", "layers", ...: how messages name command @c. */
 const char *st_cli_command_name(enum st_command c);
 
-/* Resets @o to the defaults of DESIGN.md for every command. */
+/* Resets @o to the defaults of docs/DESIGN.md for every command. */
 void st_cli_defaults(struct st_opts *o);
 
 /*
  * Parses @argv into @opts without side effects (no file is opened, nothing is
- * printed), so that it can be unit-tested. Defaults follow DESIGN.md.
+ * printed), so that it can be unit-tested. Defaults follow docs/DESIGN.md.
  */
 int st_cli_parse(int argc, char **argv, struct st_opts *opts, struct st_error *err);
 

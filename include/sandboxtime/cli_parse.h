@@ -21,7 +21,7 @@ int st_cli_parse_count(const char *what, const char *text, uint64_t min, uint64_
 /* --format: table, json, csv or prometheus. */
 int st_cli_parse_format(const char *text, enum st_format *out, struct st_error *err);
 
-/* --interval: seconds, fractions allowed, 0.1 to a day (DESIGN.md). */
+/* --interval: seconds, fractions allowed, 0.1 to a day (docs/DESIGN.md). */
 int st_cli_parse_interval(const char *text, double *out, struct st_error *err);
 
 /* Parses --net: a mode name, or join:PATH / join:PID (*@target points after "join:"). */

@@ -14,7 +14,7 @@
 
 #define ST_ERROR_MSG_MAX 256
 
-/* Exit codes of env(1), timeout(1), docker and podman (DESIGN.md). */
+/* Exit codes of env(1), timeout(1), docker and podman (docs/DESIGN.md). */
 enum st_exit {
 	ST_EXIT_OK = 0,
 	ST_EXIT_ORPHANS_FOUND = 1,

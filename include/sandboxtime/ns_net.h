@@ -11,7 +11,7 @@
 
 struct st_nl;
 
-/* --net modes (DESIGN.md). */
+/* --net modes (docs/DESIGN.md). */
 enum st_net_mode {
 	ST_NET_NONE,   /* a network namespace with only lo, up */
 	ST_NET_HOST,   /* no network namespace */

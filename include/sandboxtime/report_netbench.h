@@ -11,7 +11,7 @@
 #include "sandboxtime/netbench.h"
 #include "sandboxtime/output.h"
 
-/* netbench: schema sandboxtime/netbench/v1 (DESIGN.md). */
+/* netbench: schema sandboxtime/netbench/v1 (docs/DESIGN.md). */
 #define ST_NB_SCHEMA "sandboxtime/netbench/v1"
 #define ST_NB_MAX_NOTES 12
 #define ST_NB_NOTE_MAX 512

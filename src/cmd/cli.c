@@ -384,7 +384,7 @@ static int finish_orphans(int argc, char **argv, int ind, struct st_opts *o, str
 	return 0;
 }
 
-/* netbench measures paths it makes itself. Fills in its defaults (DESIGN.md). */
+/* netbench measures paths it makes itself. Fills in its defaults (docs/DESIGN.md). */
 static int finish_netbench(int argc, char **argv, int ind, struct st_opts *o, struct st_error *err)
 {
 	struct st_netbench_opts *n = &o->netbench;

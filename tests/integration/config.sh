@@ -9,12 +9,7 @@ FACTS='echo host=$(hostname) pid=$$; grep -E "^(CapEff|CapBnd|NoNewPrivs|Seccomp
 # A copy of a config with its args replaced by the facts command, readable by nobody.
 config_with_facts() {
 	local src=$1 dst=$2
-	python3 - "$src" "$dst" "$FACTS" <<'PY'
-import json, sys
-c = json.load(open(sys.argv[1]))
-c["process"]["args"] = ["sh", "-c", sys.argv[3]]
-json.dump(c, open(sys.argv[2], "w"))
-PY
+	python3 -B "$ST_PYDIR/config_facts.py" "$src" "$dst" "$FACTS"
 	chmod 644 "$dst"
 }
 

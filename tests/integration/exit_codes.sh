@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Exit codes (DESIGN.md, the convention of env(1) and timeout(1)): the
+# Exit codes (docs/DESIGN.md, the convention of env(1) and timeout(1)): the
 # workload's own, 128+N when it is killed by signal N, 126 when CMD cannot be
 # executed, 127 when it is not found, 125 when sandboxtime itself fails.
 # Errors are one line on standard error, starting with "sandboxtime: ".

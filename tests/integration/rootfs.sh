@@ -31,20 +31,7 @@ FACTS=${FACTS//BUNDLE/$BUNDLE}
 
 # config NAME PYTHON: writes $BUNDLE/NAME.json, the test config edited by PYTHON (c is the dict).
 config() {
-	python3 - "$BUNDLE/$1.json" "$FACTS" "$2" <<'PY'
-import json, sys
-c = {"ociVersion": "1.0.2",
-     "root": {"path": "rootfs", "readonly": True},
-     "process": {"args": ["sh", "-c", sys.argv[2]], "cwd": "/", "env": ["PATH=/usr/bin:/bin"]},
-     "mounts": [
-         {"destination": "/proc", "type": "proc", "source": "proc"},
-         {"destination": "/tmp", "type": "tmpfs", "source": "tmpfs", "options": ["nosuid", "nodev", "size=512k", "mode=1777"]},
-         {"destination": "/usr", "type": "bind", "source": "/usr", "options": ["rbind", "ro", "nosuid"]},
-         {"destination": "/evil", "type": "tmpfs", "source": "tmpfs", "options": ["size=64k"]}],
-     "linux": {"namespaces": [{"type": "pid"}, {"type": "mount"}, {"type": "uts"}, {"type": "ipc"}]}}
-exec(sys.argv[3])
-json.dump(c, open(sys.argv[1], "w"))
-PY
+	python3 -B "$ST_PYDIR/rootfs_tool.py" config "$BUNDLE/$1.json" "$FACTS" "$2"
 	chmod 644 "$BUNDLE/$1.json"
 }
 config good ''
@@ -60,13 +47,7 @@ t_inside() {
 	fi || { echo "exit $?: $out"; return 1; }
 	want=$(printf '%s\n' "the new root" proc=own tmp=tmpfs tmp_kb=512 usr=ro root=ro tmp=rw evil=tmpfs host=gone)
 	expect_eq "$out" "$want" || return 1
-	python3 - "$dir/r.json" <<'PY'
-import json, sys
-steps = [s["step"] for s in json.load(open(sys.argv[1]))["steps"]]
-want = ["mount_private", "root_bind", "mount_apply", "pivot_root", "old_root_detach", "root_readonly"]
-assert [s for s in steps if s in want] == want, steps
-assert "mount_proc" not in steps, steps   # the config mounts its own /proc
-PY
+	python3 -B "$ST_PYDIR/rootfs_tool.py" steps "$dir/r.json"
 }
 each_mode "root.path and mounts: new root, own /proc, sized tmpfs, read-only bind and root, symlinks stay inside" t_inside
 

@@ -32,67 +32,7 @@ ALL_BUT_NET_ADMIN=$(printf '%016x' $((((1 << (LAST_CAP + 1)) - 1) & ~(1 << 12)))
 
 # The probe: prints KEY=VALUE lines, the fields of /proc/self/status first,
 # then one line per syscall, "NAME=ok" or "NAME=errno N".
-PROBE=$ST_TMP/probe.py
-cat >"$PROBE" <<'PY'
-import ctypes, os, threading
-libc = ctypes.CDLL(None, use_errno=True)
-
-with open("/proc/self/status") as f:
-    for line in f:
-        key, _, value = line.partition(":")
-        if key in ("CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb", "NoNewPrivs", "Seccomp"):
-            print("%s=%s" % (key, value.strip()))
-
-
-def report(name, ret):
-    print("%s=%s" % (name, "errno %d" % ctypes.get_errno() if ret == -1 else "ok"))
-
-
-def call(name, nr, *args):
-    ctypes.set_errno(0)
-    ret = libc.syscall(ctypes.c_long(nr), *[ctypes.c_long(a) for a in args])
-    report(name, ret)
-    return ret
-
-
-CLONE_NEWUSER, SIGCHLD = 0x10000000, 17
-call("getppid", 110)
-call("keyctl", 250, 0, 0)              # KEYCTL_GET_KEYRING_ID of key 0: EINVAL unfiltered
-call("mount", 165, 0, 0, 0, 0, 0)       # NULL pointers: EFAULT unfiltered
-call("clone3", 435, 0, 0)               # no struct: EINVAL unfiltered
-# clone(2) without a stack is fork(2): the child leaves at once, silently.
-ctypes.set_errno(0)
-ret = libc.syscall(ctypes.c_long(56), *[ctypes.c_long(a) for a in (CLONE_NEWUSER | SIGCHLD, 0, 0, 0, 0)])
-if ret == 0:
-    os._exit(0)
-report("clone_newuser", ret)
-if ret > 0:
-    os.waitpid(ret, 0)
-pid = os.fork()
-if pid == 0:
-    os._exit(0)
-os.waitpid(pid, 0)
-print("fork=ok")
-# glibc creates threads with clone3 and falls back to clone on ENOSYS only.
-try:
-    t = threading.Thread(target=lambda: None)
-    t.start()
-    t.join()
-    print("thread=ok")
-except RuntimeError as e:
-    print("thread=failed: %s" % e)
-# In a child: unshare(CLONE_NEWUSER) fails with EINVAL in a process that has
-# (or just had) a second thread, and success would move the probe.
-pid = os.fork()
-if pid == 0:
-    ctypes.set_errno(0)
-    ret = libc.syscall(ctypes.c_long(272), ctypes.c_long(CLONE_NEWUSER))
-    os._exit(0 if ret == 0 else min(ctypes.get_errno(), 255) or 255)
-status = os.waitpid(pid, 0)[1]
-code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else 255
-print("unshare_newuser=%s" % ("ok" if code == 0 else "errno %d" % code))
-PY
-chmod 644 "$PROBE"
+PROBE=$ST_PYDIR/sec_probe.py
 
 # Profiles are written here, readable by nobody too; reports there.
 PROFILES=$ST_TMP/profiles
@@ -152,16 +92,7 @@ expect_one_error() {
 json_check() {
 	local file=$1 code=$2
 	[ -s "$file" ] || { echo "no report in $file"; st_show; return 1; }
-	"$ST_PY" - "$file" <<PY || { st_show; return 1; }
-import json, sys
-d = json.load(open(sys.argv[1]))
-try:
-$(printf '%s\n' "$code" | sed 's/^/    /')
-except AssertionError as e:
-    print("report check failed:", e)
-    print(json.dumps({k: d.get(k) for k in ("security", "steps", "errors")}, indent=1)[:3000])
-    sys.exit(1)
-PY
+	"$ST_PY" -B "$ST_PYDIR/json_check.py" "$file" "$code" || { st_show; return 1; }
 }
 
 # ---------------------------------------------------------------------------

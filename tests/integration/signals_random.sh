@@ -2,7 +2,7 @@
 # Randomized signals (issue 7): SIGINT, SIGTERM and SIGHUP at seeded random
 # moments of setup, measurement, the workload and teardown, over
 # --net=none|veth|bridge, as root and as nobody; every run must keep the exit
-# code contract and leave nothing (tests/signals_random.py says what exactly
+# code contract and leave nothing (tests/py/signals_random.py says what exactly
 # is checked). The seed is printed first and with every failure:
 #   SIGNALS_SEED=S bash tests/integration/signals_random.sh BIN       the same runs
 #   SIGNALS_SEED=S SIGNALS_ONLY=I ...                                  run I alone
@@ -26,7 +26,7 @@ t_random_signals() {
 	local mode=$1 bin=$ST_BIN dir
 	[ "$mode" = nobody ] && bin=$ST_NOBODY_BIN
 	dir=$(st_scratch) || return 1
-	"$ST_PY" "$(dirname "$0")/../signals_random.py" --bin "$bin" --mode "$mode" \
+	"$ST_PY" -B "$ST_PYDIR/signals_random.py" --bin "$bin" --mode "$mode" \
 		--runs $((RUNS / 2)) --seed "$SEED" --jobs "$JOBS" --only "$ONLY" --slow "$SLOW" \
 		--tmp "$dir" >"$ST_TMP/result.$mode" 2>&1
 	local rc=$?

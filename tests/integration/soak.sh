@@ -2,17 +2,13 @@
 # Soak (issue 7): SOAK_RUNS sandboxes (200 here, 2,000 in `make soak`) with
 # --net=veth, half one after the other and half two at a time, as root and as
 # nobody, each inside a user and network namespace of its own where the
-# network namespaces are counted exactly (tests/soak.py says how): the count
+# network namespaces are counted exactly (tests/py/soak.py says how): the count
 # comes back to its start value, sandboxtime's fd count and RSS while the
 # sandbox runs are flat from the first runs to the last, and no process, no
 # zombie and no link of any run is left.
 source "$(dirname "$0")/../lib.sh" "$1"
 
 RUNS=${SOAK_RUNS:-200}
-# nobody must be able to read the script and its module (CI's clone may be closed to it).
-for f in soak.py proctab.py; do
-	cp "$(dirname "$0")/../$f" "$ST_TMP/$f" && chmod 644 "$ST_TMP/$f"
-done
 
 plan 2
 
@@ -20,10 +16,10 @@ t_soak() {
 	local mode=$1 dir rc
 	dir=$(st_scratch) || return 1
 	if [ "$mode" = nobody ]; then
-		as_nobody "$ST_PY" "$ST_TMP/soak.py" --bin "$ST_NOBODY_BIN" --runs "$RUNS" --tmp "$dir" \
+		as_nobody "$ST_PY" -B "$ST_PYDIR/soak.py" --bin "$ST_NOBODY_BIN" --runs "$RUNS" --tmp "$dir" \
 			>"$ST_TMP/soak.$mode" 2>&1
 	else
-		"$ST_PY" "$ST_TMP/soak.py" --bin "$ST_BIN" --runs "$RUNS" --tmp "$dir" >"$ST_TMP/soak.$mode" 2>&1
+		"$ST_PY" -B "$ST_PYDIR/soak.py" --bin "$ST_BIN" --runs "$RUNS" --tmp "$dir" >"$ST_TMP/soak.$mode" 2>&1
 	fi
 	rc=$?
 	cat "$ST_TMP/soak.$mode"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * st_cli_parse(): defaults of DESIGN.md, both spellings of long options,
+ * st_cli_parse(): defaults of docs/DESIGN.md, both spellings of long options,
  * subcommands, and a usage error that names the option for every bad input.
  */
 #include <getopt.h>
@@ -214,7 +214,7 @@ static void test_repeat_zero(void **state)
 	struct st_opts o;
 	struct st_error err = { 0 };
 
-	/* A run with --repeat=0 skips the calibration (DESIGN.md). */
+	/* A run with --repeat=0 skips the calibration (docs/DESIGN.md). */
 	assert_int_equal(PARSE(&o, &err, "--repeat=0", "--", "true"), 0);
 	assert_int_equal(o.run.measure.repeat, 0);
 	assert_int_equal(o.run.measure.deferred_repeat, 0);
@@ -470,7 +470,7 @@ static void test_ns_option(void **state)
 	assert_int_equal(o.run.measure.ns_explicit, o.run.measure.ns_mask);
 	assert_int_equal(PARSE(&o, &err, "--ns=none", "--", "true"), 0);
 	assert_int_equal(o.run.measure.ns_mask, 0);
-	/* The message of DESIGN.md, word for word (main.c adds "sandboxtime: "). */
+	/* The message of docs/DESIGN.md, word for word (main.c adds "sandboxtime: "). */
 	assert_usage(PARSE(&o, &err, "--ns=utz", "--", "true"), &err, "utz");
 	assert_string_equal(err.msg,
 			    "--ns: unknown namespace 'utz' (known: user,uts,ipc,pid,mount,cgroup,time,net)");
@@ -783,7 +783,7 @@ static void test_refused_by_other_commands(void **state)
 	assert_int_equal(ST_EXIT_FAILURE, 125);
 }
 
-/* The refusals' wording, as before the table (DESIGN.md's users script against it). */
+/* The refusals' wording, as before the table (docs/DESIGN.md's users script against it). */
 static void test_refusal_messages(void **state)
 {
 	struct st_opts o;

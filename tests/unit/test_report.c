@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * Reports built from a hand-made measurement with known samples: the
- * sandboxtime/v1 document of DESIGN.md, its written form, and CSV.
+ * sandboxtime/v1 document of docs/DESIGN.md, its written form, and CSV.
  *
  * The sets are those of a rootless run with --ns=user,uts,net --alone, where
  * the kernel refused time. Samples (microseconds) and their medians:
@@ -216,7 +216,7 @@ static double number(json_t *o, const char *key)
 	return json_number_value(v);
 }
 
-/* A stats object of DESIGN.md: n matches the samples, which keep their order. */
+/* A stats object of docs/DESIGN.md: n matches the samples, which keep their order. */
 static void check_stats(json_t *layer, const char *key, double median, const double *samples,
 			size_t n)
 {
@@ -756,7 +756,7 @@ static void test_csv_lists_unavailable(void **state)
 	int found = 0;
 
 	/*
-	 * DESIGN.md: a layer the kernel does not offer is reported as
+	 * docs/DESIGN.md: a layer the kernel does not offer is reported as
 	 * unavailable, not silently skipped; JSON and the table list it.
 	 */
 	csv_read(f, &c);

@@ -16,7 +16,7 @@ sends the signal at that moment of:
   teardown  --repeat=0: 0-30 ms (root veth, bridge; else 0-3 ms) after the
             workload's process ended.
 The phase the signal really landed in is then read from what happened, and
-every run must satisfy the contract (DESIGN.md, exit codes):
+every run must satisfy the contract (docs/DESIGN.md, exit codes):
   - the workload traps the three signals, writes which one it got and exits
     with 40+N; when it got one, sandboxtime exits with that (its own code);
   - a signal while measuring: 128+N and one error line naming it;

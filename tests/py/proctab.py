@@ -1,4 +1,4 @@
-"""The process table as the test drivers read it (tests/soak.py, tests/signals_random.py).
+"""The process table as the test drivers read it (tests/py/soak.py, tests/py/signals_random.py).
 
 Every reader is robust to processes that exit while /proc is walked.
 """

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Lint of what is not C: the Python of tests/py/ and bench/ (pyflakes, any
+# finding fails), no Python left in a shell heredoc under tests/, the man page
+# (mandoc -Tlint, any message fails), and the generated pages: BENCHMARKS.md
+# is exactly what bench/summary.py renders from the committed bench/results/,
+# and bench/results/run.json is what it extracts from docs/bench-notes/run.md.
+# Needs no root; nothing is written into the tree.
+source "$(dirname "$0")/../lib.sh" "$1"
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+
+plan 5
+
+t_pyflakes() {
+	local out
+	out=$(cd "$TOP" && "$ST_PY" -B -m pyflakes tests/py/*.py bench/*.py 2>&1) && return 0
+	printf '%s\n' "$out"
+	return 1
+}
+if "$ST_PY" -B -c 'import pyflakes' 2>/dev/null; then
+	ok "pyflakes: no finding in tests/py/*.py and bench/*.py" t_pyflakes
+else
+	skip "pyflakes: no finding in tests/py/*.py and bench/*.py" "python3-pyflakes is not installed (.ci/install-deps test)"
+fi
+
+# A Python helper lives in tests/py/, where pyflakes sees it; a heredoc fed to
+# python hides it from the lint.
+t_no_heredoc_python() {
+	local hits
+	hits=$(grep -nE "<<-?[[:space:]]*['\"]?PY['\"]?([[:space:]]|$)" "$TOP"/tests/*.sh "$TOP"/tests/integration/*.sh)
+	[ -z "$hits" ] && return 0
+	echo "Python in a heredoc (move it to tests/py/):"
+	printf '%s\n' "$hits"
+	return 1
+}
+ok "no Python heredoc in the suites (tests/py/ holds it)" t_no_heredoc_python
+
+t_mandoc() {
+	local out
+	out=$(mandoc -Tlint "$TOP/man/sandboxtime.1" 2>&1)
+	[ -z "$out" ] && return 0
+	printf '%s\n' "$out"
+	return 1
+}
+if command -v mandoc >/dev/null; then
+	ok "mandoc -Tlint man/sandboxtime.1: no message" t_mandoc
+else
+	skip "mandoc -Tlint man/sandboxtime.1: no message" "mandoc is not installed (.ci/install-deps test)"
+fi
+
+# same_as FILE CMD...: CMD's standard output is FILE, byte for byte.
+same_as() {
+	local file=$1 out; shift
+	out=$ST_TMP/generated
+	"$@" >"$out" || return 1
+	cmp -s "$file" "$out" && return 0
+	echo "$file differs from what '$*' makes:"
+	diff -u "$file" "$out" | head -40
+	return 1
+}
+ok "BENCHMARKS.md is what bench/summary.py renders from bench/results/" \
+	same_as "$TOP/BENCHMARKS.md" "$ST_PY" -B "$TOP/bench/summary.py" -o -
+ok "bench/results/run.json holds the headline tables of docs/bench-notes/run.md" \
+	same_as "$TOP/bench/results/run.json" "$ST_PY" -B "$TOP/bench/summary.py" --extract "$TOP/docs/bench-notes/run.md" -
