@@ -51,6 +51,8 @@ struct st_opts {
 	unsigned int repeat;
 	unsigned int warmup;
 	unsigned int deferred_repeat;
+	uint64_t seed;      /* --seed: the order of the sets and the bootstrap */
+	int seed_given;
 	unsigned int cold_ms;
 	int alone;
 	int cpu; /* -1: not pinned */

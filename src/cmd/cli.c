@@ -60,6 +60,7 @@ enum {
 	OPT_IPV6,
 	OPT_ADDR6,
 	OPT_NET_BATCH,
+	OPT_SEED,
 };
 
 static const struct option long_options[] = {
@@ -108,6 +109,7 @@ static const struct option long_options[] = {
 	{ "ipv6", no_argument, NULL, OPT_IPV6 },
 	{ "addr6", required_argument, NULL, OPT_ADDR6 },
 	{ "net-batch", no_argument, NULL, OPT_NET_BATCH },
+	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -180,6 +182,8 @@ void st_cli_usage(FILE *out)
 	      "     --warmup=N         unrecorded repetitions before measuring (default: 3)\n"
 	      "     --deferred-repeat=N\n"
 	      "                        samples of the deferred teardown (default: --repeat, at most 10)\n"
+	      "     --seed=N           the seed of the sets' random order and of the intervals\n"
+	      "                          (default: a new one, printed in the report)\n"
 	      "     --cold=MS          also measure after MS milliseconds idle before every sample\n"
 	      "     --alone            also measure each layer alone against the base (rootless:\n"
 	      "                          user plus that layer, against user alone)\n"
@@ -302,6 +306,9 @@ static int parse_option(int c, const char *arg, struct st_opts *o, struct st_err
 		return parse_count("--warmup", arg, 0, MAX_REPEAT, &o->warmup, err);
 	case OPT_DEFERRED_REPEAT:
 		return parse_count("--deferred-repeat", arg, 0, MAX_REPEAT, &o->deferred_repeat, err);
+	case OPT_SEED:
+		o->seed_given = 1;
+		return st_parse_uint("--seed", arg, 0, UINT64_MAX, &o->seed, err);
 	case OPT_COLD:
 		return parse_count("--cold", arg, 1, MAX_COLD_MS, &o->cold_ms, err);
 	case OPT_ALONE:

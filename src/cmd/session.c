@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include <fcntl.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "sandboxtime/clock.h"
 #include "sandboxtime/session.h"
 #include "sandboxtime/spawn.h"
 
@@ -160,6 +162,16 @@ int st_session_prepare(struct st_session *s, const struct st_opts *o, struct st_
 	return choose_layers(s, err);
 }
 
+/* A fresh seed when --seed did not give one: kernel randomness, else the clock. */
+static uint64_t new_seed(void)
+{
+	uint64_t seed;
+
+	if (getrandom(&seed, sizeof(seed), GRND_NONBLOCK) == (ssize_t)sizeof(seed))
+		return seed;
+	return st_now_ns() ^ ((uint64_t)getpid() << 32);
+}
+
 int st_session_measure(struct st_session *s, struct st_error *err)
 {
 	const struct st_opts *o = s->opts;
@@ -171,6 +183,7 @@ int st_session_measure(struct st_session *s, struct st_error *err)
 		.deferred_repeat = o->deferred_repeat,
 		.cold_ms = o->cold_ms,
 		.alone = o->alone,
+		.seed = o->seed_given ? o->seed : new_seed(),
 	};
 	int ret;
 
