@@ -194,6 +194,8 @@ int st_session_measure(struct st_session *s, struct st_error *err)
 	st_report_progress_done();
 	if (ret == 0)
 		s->report.m = &s->m;
+	if (ret == 0 && s->m.deferred_errnum)
+		st_report_add_error(&s->report, "deferred teardown unavailable: %s", s->m.deferred_reason);
 	return ret;
 }
 
