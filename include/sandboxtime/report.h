@@ -56,6 +56,13 @@ void st_report_layer_reason(const struct st_report *r, int layer, char *buf, siz
 /* Incremental cost of set @i for figure @fig: its median minus its reference's. */
 double st_report_increment(const struct st_measurement *m, size_t i, enum st_figure fig);
 
+/*
+ * The table's text for the increment of set @i: the paired median, "~0" when
+ * its 95% interval contains 0, "<0" when it lies below 0, "-" without samples.
+ */
+int st_report_increment_text(const struct st_measurement *m, size_t i, enum st_figure fig,
+			     char *buf, size_t len);
+
 /* `orphans`: what one scan found, and how to show it. */
 struct st_orphans_report {
 	const struct st_opts *opts;

@@ -26,10 +26,9 @@ static const struct column warm_columns[] = {
 	{ .heading = "setup", .fig = ST_FIG_SETUP, .increment = 0 },
 	{ .heading = "ready", .fig = ST_FIG_READY, .increment = 0 },
 	{ .heading = "teardown", .fig = ST_FIG_TEARDOWN, .increment = 0 },
-	{ .heading = "deferred", .fig = ST_FIG_DEFERRED, .increment = 0 },
 	{ .heading = "+setup", .fig = ST_FIG_SETUP, .increment = 1 },
 	{ .heading = "+teardown", .fig = ST_FIG_TEARDOWN, .increment = 1 },
-	{ .heading = "+deferred", .fig = ST_FIG_DEFERRED, .increment = 1 },
+	{ .heading = "deferred", .fig = ST_FIG_DEFERRED, .increment = 0 },
 };
 
 static const struct column cold_columns[] = {
@@ -58,8 +57,8 @@ static void print_header(const struct st_report *r, FILE *out)
 		fputs("clone3 is missing here (old kernel or a filter): every layer is made with clone()\n", out);
 	if (r->m)
 		fprintf(out,
-			"%u runs after %u warm-up, interleaved; deferred: %u runs; medians in microseconds\n",
-			o->repeat, o->warmup, o->deferred_repeat);
+			"%u runs after %u warm-up, each round in a random order (--seed=%llu); deferred: %u runs; medians in microseconds\n",
+			o->repeat, o->warmup, (unsigned long long)r->m->seed, o->deferred_repeat);
 }
 
 static double cell_value(const struct st_measurement *m, size_t i, const struct column *c,
@@ -74,15 +73,53 @@ static double cell_value(const struct st_measurement *m, size_t i, const struct 
 		*empty = *empty || base <= 0;
 		return *empty ? 0 : st_set_median(set, c->fig) / base;
 	}
-	return c->increment ? st_report_increment(m, i, c->fig) : st_set_median(set, c->fig);
+	return st_set_median(set, c->fig);
+}
+
+/*
+ * An increment as the table shows it: the paired median, "~0" when its 95%
+ * interval contains 0, "<0" when the whole interval is below 0; never a
+ * negative cost.
+ */
+int st_report_increment_text(const struct st_measurement *m, size_t i, enum st_figure fig,
+			     char *buf, size_t len)
+{
+	struct st_increment inc;
+
+	if (!m->sets[i].fig[fig].n || st_set_increment(m, i, fig, &inc) < 0 || !inc.n)
+		return snprintf(buf, len, "-");
+	if (!inc.significant)
+		return snprintf(buf, len, "~0");
+	if (inc.median < 0 || inc.ci_high < 0)
+		return snprintf(buf, len, "<0");
+	return snprintf(buf, len, "%.1f", inc.median);
+}
+
+/* A significant positive increment, else 0. */
+static double cost(const struct st_measurement *m, size_t i, enum st_figure fig)
+{
+	struct st_increment inc;
+
+	if (st_set_increment(m, i, fig, &inc) < 0 || !inc.significant || inc.median < 0)
+		return 0;
+	return inc.median;
 }
 
 /* What a layer makes the caller wait for: its setup and teardown increments. */
 static double bar_value(const struct st_measurement *m, size_t i)
 {
-	double v = st_report_increment(m, i, ST_FIG_SETUP) + st_report_increment(m, i, ST_FIG_TEARDOWN);
+	return cost(m, i, ST_FIG_SETUP) + cost(m, i, ST_FIG_TEARDOWN);
+}
 
-	return v > 0 ? v : 0;
+/* The type freed last in most of the set's samples. */
+static const char *last_type(const struct st_set *set)
+{
+	int best = -1;
+
+	for (int l = 0; l < ST_LAYER_COUNT; l++)
+		if (set->last[l] && (best < 0 || set->last[l] > set->last[best]))
+			best = l;
+	return best < 0 ? "-" : st_layers[best].name;
 }
 
 static void print_bar(FILE *out, double v, double max)
@@ -105,11 +142,21 @@ static void print_set_row(const struct st_measurement *m, size_t i, const struct
 	for (size_t c = 0; c < ncolumns; c++) {
 		int empty;
 		double v = cell_value(m, i, &columns[c], &empty);
+		char text[32];
 
-		if (empty)
-			fprintf(out, " %10s", "-");
+		if (columns[c].fig == ST_FIG_DEFERRED && m->deferred_errnum) {
+			fprintf(out, " %11s %-6s", set->mask ? "unavailable" : "-", "");
+			continue;
+		}
+		if (columns[c].increment)
+			st_report_increment_text(m, i, columns[c].fig, text, sizeof(text));
+		else if (empty)
+			snprintf(text, sizeof(text), "-");
 		else
-			fprintf(out, columns[c].ratio_to ? " %9.2fx" : " %10.1f", v);
+			snprintf(text, sizeof(text), columns[c].ratio_to ? "%.2fx" : "%.1f", v);
+		fprintf(out, columns[c].fig == ST_FIG_DEFERRED ? " %11s" : " %10s", text);
+		if (columns[c].fig == ST_FIG_DEFERRED)
+			fprintf(out, " %-6s", last_type(set));
 	}
 	if (bar_max > 0 && set->layer >= 0)
 		print_bar(out, bar_value(m, i), bar_max);
@@ -126,10 +173,47 @@ static void print_samples(const struct st_measurement *m, FILE *out)
 
 			if (!set->fig[f].n || st_stats_compute(set->fig[f].v, set->fig[f].n, &s) < 0)
 				continue;
-			fprintf(out, "  %s%-8s %-15s min %9.1f  median %9.1f  p95 %9.1f  mean %9.1f  stddev %8.1f  n %zu\n",
-				set->alone ? "alone:" : "", set->name, st_figures[f].key, s.min, s.median, s.p95,
+			/* Too few samples for a p95 that says more than the maximum: call it that. */
+			fprintf(out, "  %s%-8s %-17s min %9.1f  median %9.1f  %s %9.1f  mean %9.1f  stddev %8.1f  n %zu\n",
+				set->alone ? "alone:" : "", set->name, st_figures[f].key, s.min, s.median,
+				st_stats_p95_meaningful(s.n) ? "p95" : "max", st_stats_p95_meaningful(s.n) ? s.p95 : s.max,
 				s.mean, s.stddev, s.n);
 		}
+		if (set->fig[ST_FIG_SETUP].n)
+			fprintf(out, "  %s%-8s preempted in %u of %zu warm samples\n", set->alone ? "alone:" : "",
+				set->name, set->preempted, set->fig[ST_FIG_SETUP].n);
+	}
+}
+
+/* -v: when each type became creatable again, medians in microseconds after the reap. */
+static void print_freed(const struct st_report *r, FILE *out)
+{
+	const struct st_measurement *m = r->m;
+
+	fprintf(out, "\nFREED       ");
+	for (int l = 0; l < ST_LAYER_COUNT; l++)
+		if (r->mask & ST_LAYER_BIT(l))
+			fprintf(out, " %10s", st_layers[l].name);
+	fprintf(out, " %10s\n", "drain");
+	for (size_t i = 0; i < m->nsets; i++) {
+		const struct st_set *set = &m->sets[i];
+		char name[24];
+
+		if (!set->mask)
+			continue;
+		snprintf(name, sizeof(name), "%s%s", set->alone ? "alone:" : "", set->name);
+		fprintf(out, "%-12s", name);
+		for (int l = 0; l < ST_LAYER_COUNT; l++) {
+			struct st_stats st;
+
+			if (!(r->mask & ST_LAYER_BIT(l)))
+				continue;
+			if (!set->freed[l].n || st_stats_compute(set->freed[l].v, set->freed[l].n, &st) < 0)
+				fprintf(out, " %10s", "-");
+			else
+				fprintf(out, " %10.1f", st.median);
+		}
+		fprintf(out, " %10.1f\n", st_set_median(set, ST_FIG_DEFERRED_DRAIN));
 	}
 }
 
@@ -138,7 +222,10 @@ static void print_table(const struct st_measurement *m, const struct column *col
 {
 	fprintf(out, "\n%-12s", "LAYER");
 	for (size_t c = 0; c < ncolumns; c++)
-		fprintf(out, " %10s", columns[c].heading);
+		if (columns[c].fig == ST_FIG_DEFERRED)
+			fprintf(out, " %11s %-6s", columns[c].heading, "last");
+		else
+			fprintf(out, " %10s", columns[c].heading);
 	fputc('\n', out);
 	for (size_t i = 0; i < m->nsets; i++)
 		print_set_row(m, i, columns, ncolumns, out, bar_max);
@@ -162,12 +249,18 @@ static void print_layers(const struct st_report *r, FILE *out, int tty)
 		st_report_layer_reason(r, l, reason, sizeof(reason));
 		fprintf(out, "%-12s unavailable: %s\n", st_layers[l].name, reason);
 	}
-	fprintf(out, "(+: cost over the previous row; deferred: until the kernel freed the namespaces, after the reap; waited %.0f ms for it)\n",
-		st_ns_to_us(m->deferred_wait_ns) / 1000.0);
+	fprintf(out, "(+: median of the within-round differences to the previous row, ~0 when its 95%% interval contains 0;\n"
+		" deferred: from the reap until the last type was freed, named under last; waited %.0f ms for frees,\n"
+		" and %.0f ms untimed before the samples for earlier samples' frees)\n",
+		st_ns_to_us(m->deferred_wait_ns) / 1000.0, st_ns_to_us(m->drain_wait_ns) / 1000.0);
+	if (m->deferred_errnum)
+		fprintf(out, "%-12s unavailable: %s\n", "deferred", m->deferred_reason);
 	if (r->opts->cold_ms) {
 		fprintf(out, "\nCOLD: after %u ms idle before every sample (x: cold over warm)", r->opts->cold_ms);
 		print_table(m, cold_columns, ARRAY_SIZE(cold_columns), out, 0);
 	}
+	if (r->opts->verbose && m->nsets > 1 && !m->deferred_errnum && r->opts->deferred_repeat)
+		print_freed(r, out);
 	if (r->opts->verbose)
 		print_samples(m, out);
 }
