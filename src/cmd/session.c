@@ -84,7 +84,7 @@ static int apply_layer_errors(struct st_session *s, unsigned int mask,
 			continue;
 		if ((o->ns_explicit & ST_LAYER_BIT(l)) || (r->host.rootless && l == ST_LAYER_USER)) {
 			st_error_set(err, errnums[l], "--ns: cannot create a %s namespace", name);
-			st_layer_hint(err, errnums[l], (enum st_layer)l);
+			st_layer_hint_here(err, errnums[l], (enum st_layer)l);
 			return -errnums[l];
 		}
 		mask &= ~ST_LAYER_BIT(l);
@@ -117,6 +117,10 @@ int st_session_probe_layers(struct st_session *s, struct st_error *err)
 	ret = st_layer_probe(mask, s->report.host.rootless, errnums, err);
 	if (ret < 0)
 		return ret;
+	/* unshare() makes a time namespace, but the measured clone needs clone3 for it. */
+	if ((mask & ST_LAYER_BIT(ST_LAYER_TIME)) && !errnums[ST_LAYER_TIME] &&
+	    strcmp(st_clone_call(), "clone3") != 0)
+		errnums[ST_LAYER_TIME] = ENOSYS;
 	return apply_layer_errors(s, mask, errnums, err);
 }
 

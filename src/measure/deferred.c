@@ -442,7 +442,7 @@ int st_deferred_lab_open(struct st_deferred_lab *lab, struct st_error *err)
 	res_wr = fds[1];
 	pid = st_clone3(CLONE_NEWUSER, err);
 	if (pid < 0) {
-		st_layer_hint(err, err->errnum, ST_LAYER_USER);
+		st_layer_hint_here(err, err->errnum, ST_LAYER_USER);
 		return st_error_wrap(err, "deferred lab: a user namespace");
 	}
 	if (pid == 0) {

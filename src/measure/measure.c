@@ -185,8 +185,9 @@ static int deferred_pass(const struct st_measure_config *cfg, struct st_measurem
 
 	if (st_deferred_lab_open(&lab, &why) < 0) {
 		m->deferred_errnum = why.errnum ? why.errnum : EIO;
-		snprintf(m->deferred_reason, sizeof(m->deferred_reason), "%s%s%s%s", why.msg,
-			 why.hint[0] ? " (" : "", why.hint, why.hint[0] ? ")" : "");
+		snprintf(m->deferred_reason, sizeof(m->deferred_reason), "%s: %s%s%s%s", why.msg,
+			 strerror(m->deferred_errnum), why.hint[0] ? " (" : "", why.hint,
+			 why.hint[0] ? ")" : "");
 		return 0;
 	}
 	ret = deferred_rounds(cfg, m, &lab, rng, err);

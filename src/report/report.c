@@ -19,7 +19,7 @@ void st_report_layer_reason(const struct st_report *r, int layer, char *buf, siz
 {
 	struct st_error e = { .errnum = r->layer_errnum[layer] };
 
-	st_layer_hint(&e, e.errnum, (enum st_layer)layer);
+	st_layer_hint_here(&e, e.errnum, (enum st_layer)layer);
 	snprintf(buf, len, "%s%s%s%s", strerror(e.errnum), e.hint[0] ? " (" : "", e.hint,
 		 e.hint[0] ? ")" : "");
 }
