@@ -86,45 +86,6 @@ static json_t *increment_json(const struct st_measurement *m, size_t i)
 				 : json_null());
 }
 
-/* {median, ci_low, ci_high, significant, n} of the paired increment, or null. */
-static json_t *paired_json(const struct st_measurement *m, size_t i, enum st_figure fig)
-{
-	struct st_increment inc;
-
-	if (!m->sets[i].fig[fig].n || st_set_increment(m, i, fig, &inc) < 0 || !inc.n)
-		return json_null();
-	return json_pack("{s:f,s:f,s:f,s:b,s:I}", "median", inc.median, "ci_low", inc.ci_low, "ci_high",
-			 inc.ci_high, "significant", inc.significant, "n", (json_int_t)inc.n);
-}
-
-/* Within-round paired increments over the reference set, with 95% intervals. */
-static json_t *increments_json(const struct st_measurement *m, size_t i)
-{
-	static const enum st_figure figs[] = { ST_FIG_SETUP, ST_FIG_READY, ST_FIG_TEARDOWN,
-					       ST_FIG_SETUP_COLD, ST_FIG_TEARDOWN_COLD };
-	json_t *o = json_object();
-
-	for (size_t k = 0; k < ARRAY_SIZE(figs); k++)
-		if (m->sets[i].fig[figs[k]].n)
-			json_object_set_new(o, st_figures[figs[k]].key, paired_json(m, i, figs[k]));
-	return o;
-}
-
-/* When each type of the set became creatable again, and which was last. */
-static void deferred_types_json(json_t *o, const struct st_set *set)
-{
-	json_t *by = json_object(), *last = json_object();
-
-	for (int l = 0; l < ST_LAYER_COUNT; l++) {
-		if (!(set->mask & ST_LAYER_BIT(l)) || !set->freed[l].n)
-			continue;
-		json_object_set_new(by, st_layers[l].name, st_report_stats_json(&set->freed[l]));
-		json_object_set_new(last, st_layers[l].name, json_integer(set->last[l]));
-	}
-	json_object_set_new(o, "deferred_by_type", json_object_size(by) ? by : (json_decref(by), json_null()));
-	json_object_set_new(o, "deferred_last", json_object_size(last) ? last : (json_decref(last), json_null()));
-}
-
 static json_t *set_json(const struct st_measurement *m, size_t i)
 {
 	const struct st_set *set = &m->sets[i];
@@ -140,10 +101,10 @@ static json_t *set_json(const struct st_measurement *m, size_t i)
 		json_object_set_new(o, st_figures[f].key, st_report_stats_json(&set->fig[f]));
 	}
 	json_object_set_new(o, "deferred_probes", json_integer((json_int_t)set->deferred_probes));
-	deferred_types_json(o, set);
+	st_report_deferred_types_json(o, set);
 	json_object_set_new(o, "preempted_samples", json_integer(set->preempted));
 	json_object_set_new(o, "incremental", increment_json(m, i));
-	json_object_set_new(o, "increments", increments_json(m, i));
+	json_object_set_new(o, "increments", st_report_increments_json(m, i));
 	return o;
 }
 
@@ -154,10 +115,10 @@ static json_t *alone_json(const struct st_measurement *m, int l)
 		if (m->sets[i].alone && m->sets[i].layer == l) {
 			json_t *o = increment_json(m, i);
 
-			json_object_set_new(o, "increments", increments_json(m, i));
+			json_object_set_new(o, "increments", st_report_increments_json(m, i));
 			/* "deferred_us" here is the old increment: the set's own figure has a key of its own. */
 			json_object_set_new(o, "deferred_set_us", st_report_stats_json(&m->sets[i].fig[ST_FIG_DEFERRED]));
-			deferred_types_json(o, &m->sets[i]);
+			st_report_deferred_types_json(o, &m->sets[i]);
 			return o;
 		}
 	return NULL;
@@ -366,16 +327,6 @@ static json_t *bench_json(const struct st_report *r)
 			 "ns", layer_names_json(b->mask), "rows", rows, "notes", notes);
 }
 
-/* How long the whole measurement took, what it waited for, and what it could not measure. */
-static json_t *measurement_json(const struct st_measurement *m)
-{
-	return json_pack("{s:f,s:f,s:f,s:f,s:{s:b,s:o}}", "elapsed_us", st_ns_to_us(m->elapsed_ns),
-			 "deferred_wait_us", st_ns_to_us(m->deferred_wait_ns), "drain_wait_us",
-			 st_ns_to_us(m->drain_wait_ns), "clock_read_ns", (double)st_clock_read_ns(),
-			 "deferred", "available", !m->deferred_errnum, "reason",
-			 m->deferred_errnum ? json_string(m->deferred_reason) : json_null());
-}
-
 json_t *st_report_json(const struct st_report *r)
 {
 	json_t *doc = json_object();
@@ -388,7 +339,7 @@ json_t *st_report_json(const struct st_report *r)
 	json_object_set_new(doc, "config", config_json(r));
 	json_object_set_new(doc, "layers", layers_json(r));
 	if (r->m)
-		json_object_set_new(doc, "measurement", measurement_json(r->m));
+		json_object_set_new(doc, "measurement", st_report_measurement_json(r->m));
 	if (r->opts->command == ST_CMD_RUN) {
 		json_object_set_new(doc, "steps", steps_json(r->steps));
 		if (r->net)

@@ -76,25 +76,6 @@ static double cell_value(const struct st_measurement *m, size_t i, const struct 
 	return st_set_median(set, c->fig);
 }
 
-/*
- * An increment as the table shows it: the paired median, "~0" when its 95%
- * interval contains 0, "<0" when the whole interval is below 0; never a
- * negative cost.
- */
-int st_report_increment_text(const struct st_measurement *m, size_t i, enum st_figure fig,
-			     char *buf, size_t len)
-{
-	struct st_increment inc;
-
-	if (!m->sets[i].fig[fig].n || st_set_increment(m, i, fig, &inc) < 0 || !inc.n)
-		return snprintf(buf, len, "-");
-	if (!inc.significant)
-		return snprintf(buf, len, "~0");
-	if (inc.median < 0 || inc.ci_high < 0)
-		return snprintf(buf, len, "<0");
-	return snprintf(buf, len, "%.1f", inc.median);
-}
-
 /* A significant positive increment, else 0. */
 static double cost(const struct st_measurement *m, size_t i, enum st_figure fig)
 {
