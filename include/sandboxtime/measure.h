@@ -39,6 +39,7 @@ struct st_set {
 	unsigned int mask;
 	struct st_samples fig[ST_FIG_COUNT];
 	struct st_samples freed[ST_LAYER_COUNT]; /* deferred: reap until each type was freed, us */
+	struct st_samples attempt[ST_LAYER_COUNT]; /* the successful probe's own duration, us */
 	unsigned int last[ST_LAYER_COUNT];       /* deferred samples in which that type was last */
 	uint64_t deferred_probes; /* failed unshare() probes, all samples */
 	unsigned int preempted;   /* warm samples in which the parent was switched out */

@@ -64,7 +64,8 @@ static int reserve_all(struct st_measurement *m, const struct st_measure_config 
 				return -ENOMEM;
 		for (int l = 0; l < ST_LAYER_COUNT; l++)
 			if ((m->sets[i].mask & ST_LAYER_BIT(l)) &&
-			    st_samples_reserve(&m->sets[i].freed[l], cfg->deferred_repeat + 1) < 0)
+			    (st_samples_reserve(&m->sets[i].freed[l], cfg->deferred_repeat + 1) < 0 ||
+			     st_samples_reserve(&m->sets[i].attempt[l], cfg->deferred_repeat + 1) < 0))
 				return -ENOMEM;
 	}
 	return 0;
@@ -133,8 +134,10 @@ static void record_deferred(struct st_set *set, const struct st_deferred_sample 
 	st_samples_add(&set->fig[ST_FIG_DEFERRED], st_ns_to_us(d->deferred_ns));
 	st_samples_add(&set->fig[ST_FIG_DEFERRED_DRAIN], st_ns_to_us(d->drain_ns));
 	for (int l = 0; l < ST_LAYER_COUNT; l++)
-		if (set->mask & ST_LAYER_BIT(l))
+		if (set->mask & ST_LAYER_BIT(l)) {
 			st_samples_add(&set->freed[l], st_ns_to_us(d->freed_ns[l]));
+			st_samples_add(&set->attempt[l], st_ns_to_us(d->call_ns[l]));
+		}
 	if (d->last_layer >= 0)
 		set->last[d->last_layer]++;
 	set->deferred_probes += d->probes;
@@ -220,8 +223,10 @@ void st_measurement_free(struct st_measurement *m)
 	for (size_t i = 0; i < m->nsets; i++) {
 		for (int f = 0; f < ST_FIG_COUNT; f++)
 			st_samples_free(&m->sets[i].fig[f]);
-		for (int l = 0; l < ST_LAYER_COUNT; l++)
+		for (int l = 0; l < ST_LAYER_COUNT; l++) {
 			st_samples_free(&m->sets[i].freed[l]);
+			st_samples_free(&m->sets[i].attempt[l]);
+		}
 	}
 	m->nsets = 0;
 }

@@ -41,7 +41,13 @@ void st_report_deferred_types_json(json_t *o, const struct st_set *set)
 	for (int l = 0; l < ST_LAYER_COUNT; l++) {
 		if (!(set->mask & ST_LAYER_BIT(l)) || !set->freed[l].n)
 			continue;
-		json_object_set_new(by, st_layers[l].name, st_report_stats_json(&set->freed[l]));
+		json_t *stats = st_report_stats_json(&set->freed[l]);
+		struct st_stats a;
+
+		/* The successful attempt's own length: the free lies before its start (ipc: its end). */
+		if (json_is_object(stats) && st_stats_compute(set->attempt[l].v, set->attempt[l].n, &a) == 0)
+			json_object_set_new(stats, "attempt_us", json_real(a.median));
+		json_object_set_new(by, st_layers[l].name, stats);
 		json_object_set_new(last, st_layers[l].name, json_integer(set->last[l]));
 	}
 	json_object_set_new(o, "deferred_by_type", json_object_size(by) ? by : (json_decref(by), json_null()));
