@@ -44,7 +44,7 @@ struct result {
 struct lab {
 	int probe_req_wr, probe_res_rd; /* the chrooted drain prober */
 	pid_t prober;
-	char max_user[32];              /* the outer namespace's limit, restored after each drain */
+	char max_user[32]; /* the outer namespace's limit, restored after each drain */
 	uint64_t create_ns[ST_LAYER_COUNT]; /* calibrated cost of a blocking type's unshare() */
 };
 
@@ -67,8 +67,8 @@ static int lower_limits(unsigned int mask, struct st_error *err)
 		snprintf(path, sizeof(path), "/proc/sys/user/%s", st_layers[l].max_file);
 		ret = st_write_file(path, "1");
 		if (ret < 0)
-			return st_error_set(err, -ret, "setting %s to 1 in a private user namespace",
-					    path);
+			return st_error_set(err, -ret,
+					    "setting %s to 1 in a private user namespace", path);
 	}
 	return 0;
 }
@@ -102,7 +102,8 @@ static int probe_pass(const struct lab *lab, unsigned int *pending, uint64_t rea
 		r = unshare((int)st_layers[l].flag);
 		b = st_now_ns();
 		if (r < 0 && errno != ENOSPC)
-			return st_error_set(err, errno, "probe unshare(%s)", st_layers[l].flag_name);
+			return st_error_set(err, errno, "probe unshare(%s)",
+					    st_layers[l].flag_name);
 		if (r < 0) {
 			out->probes++;
 			continue;
@@ -141,9 +142,9 @@ static int probe_until_free(const struct lab *lab, unsigned int mask, uint64_t r
 		waited = st_now_ns() - reaped;
 		if (waited > DEFERRED_TIMEOUT_NS) {
 			pending_names(pending, names, sizeof(names));
-			return st_error_set(err, ETIMEDOUT, "namespaces not freed after %llu s: %s",
-					    (unsigned long long)(DEFERRED_TIMEOUT_NS / 1000000000ull),
-					    names);
+			return st_error_set(
+			    err, ETIMEDOUT, "namespaces not freed after %llu s: %s",
+			    (unsigned long long)(DEFERRED_TIMEOUT_NS / 1000000000ull), names);
 		}
 		/*
 		 * Spinning would hold the CPU that the kernel's work queue
@@ -156,8 +157,8 @@ static int probe_until_free(const struct lab *lab, unsigned int mask, uint64_t r
 	}
 }
 
-static int helper_measure(const struct lab *lab, unsigned int mask,
-			  struct st_deferred_sample *out, struct st_error *err)
+static int helper_measure(const struct lab *lab, unsigned int mask, struct st_deferred_sample *out,
+			  struct st_error *err)
 {
 	struct st_cycle cycle;
 	int ret;
@@ -171,7 +172,8 @@ static int helper_measure(const struct lab *lab, unsigned int mask,
 	if (ret < 0)
 		return ret;
 	for (int l = 0; l < ST_LAYER_COUNT; l++)
-		if ((mask & ST_LAYER_BIT(l)) && (out->last_layer < 0 || out->freed_ns[l] >= out->deferred_ns)) {
+		if ((mask & ST_LAYER_BIT(l)) &&
+		    (out->last_layer < 0 || out->freed_ns[l] >= out->deferred_ns)) {
 			out->deferred_ns = out->freed_ns[l];
 			out->last_layer = l;
 		}
@@ -211,7 +213,8 @@ static void _noreturn_ helper_main(const struct lab *lab, unsigned int mask, int
 	/* The lab writes our id maps, then closes its end: EOF means go. */
 	while (read(go_rd, &c, 1) < 0 && errno == EINTR)
 		;
-	ret = mask ? helper_measure(lab, mask, &r.sample, &r.err) : helper_calibrate(&r.sample, &r.err);
+	ret = mask ? helper_measure(lab, mask, &r.sample, &r.err)
+		   : helper_calibrate(&r.sample, &r.err);
 	r.failed = ret < 0;
 	if (write(result_wr, &r, sizeof(r)) != (ssize_t)sizeof(r))
 		_exit(1);
@@ -317,7 +320,8 @@ static int drained(const struct lab *lab, struct st_error *err)
 	    TEMP_FAILURE_RETRY(read(lab->probe_res_rd, &e, sizeof(e))) != (ssize_t)sizeof(e))
 		return st_error_set(err, EPROTO, "the drain prober died");
 	if (e == 0)
-		return st_error_set(err, EPROTO, "the drain prober created a user namespace in a chroot");
+		return st_error_set(err, EPROTO,
+				    "the drain prober created a user namespace in a chroot");
 	return e == ENOSPC ? 1 : 0;
 }
 
@@ -328,18 +332,21 @@ static int drain(const struct lab *lab, uint64_t *waited, struct st_error *err)
 	int ret = st_write_file(MAX_USER_NS, "1");
 
 	if (ret < 0)
-		return st_error_set(err, -ret, "lowering %s in the lab's user namespace", MAX_USER_NS);
+		return st_error_set(err, -ret, "lowering %s in the lab's user namespace",
+				    MAX_USER_NS);
 	while ((ret = drained(lab, err)) == 1) {
 		if (st_now_ns() - start > DEFERRED_TIMEOUT_NS) {
-			ret = st_error_set(err, ETIMEDOUT, "earlier samples' namespaces not freed after %llu s",
-					   (unsigned long long)(DEFERRED_TIMEOUT_NS / 1000000000ull));
+			ret = st_error_set(
+			    err, ETIMEDOUT, "earlier samples' namespaces not freed after %llu s",
+			    (unsigned long long)(DEFERRED_TIMEOUT_NS / 1000000000ull));
 			break;
 		}
 		sleep_us(50);
 	}
 	*waited = st_now_ns() - start;
 	if (st_write_file(MAX_USER_NS, lab->max_user) < 0 && ret == 0)
-		ret = st_error_set(err, errno, "restoring %s in the lab's user namespace", MAX_USER_NS);
+		ret = st_error_set(err, errno, "restoring %s in the lab's user namespace",
+				   MAX_USER_NS);
 	return ret < 0 ? ret : 0;
 }
 

@@ -16,8 +16,9 @@ static json_t *paired_json(const struct st_measurement *m, size_t i, enum st_fig
 
 	if (!m->sets[i].fig[fig].n || st_set_increment(m, i, fig, &inc) < 0 || !inc.n)
 		return json_null();
-	return json_pack("{s:f,s:f,s:f,s:b,s:I}", "median", inc.median, "ci_low", inc.ci_low, "ci_high",
-			 inc.ci_high, "significant", inc.significant, "n", (json_int_t)inc.n);
+	return json_pack("{s:f,s:f,s:f,s:b,s:I}", "median", inc.median, "ci_low", inc.ci_low,
+			 "ci_high", inc.ci_high, "significant", inc.significant, "n",
+			 (json_int_t)inc.n);
 }
 
 /* Within-round paired increments over the reference set, with 95% intervals. */
@@ -44,14 +45,18 @@ void st_report_deferred_types_json(json_t *o, const struct st_set *set)
 		json_t *stats = st_report_stats_json(&set->freed[l]);
 		struct st_stats a;
 
-		/* The successful attempt's own length: the free lies before its start (ipc: its end). */
-		if (json_is_object(stats) && st_stats_compute(set->attempt[l].v, set->attempt[l].n, &a) == 0)
+		/* The successful attempt's own length: the free lies before its start (ipc: its
+		 * end). */
+		if (json_is_object(stats) &&
+		    st_stats_compute(set->attempt[l].v, set->attempt[l].n, &a) == 0)
 			json_object_set_new(stats, "attempt_us", json_real(a.median));
 		json_object_set_new(by, st_layers[l].name, stats);
 		json_object_set_new(last, st_layers[l].name, json_integer(set->last[l]));
 	}
-	json_object_set_new(o, "deferred_by_type", json_object_size(by) ? by : (json_decref(by), json_null()));
-	json_object_set_new(o, "deferred_last", json_object_size(last) ? last : (json_decref(last), json_null()));
+	json_object_set_new(o, "deferred_by_type",
+			    json_object_size(by) ? by : (json_decref(by), json_null()));
+	json_object_set_new(o, "deferred_last",
+			    json_object_size(last) ? last : (json_decref(last), json_null()));
 }
 
 /* How long the whole measurement took, what it waited for, and what it could not measure. */
