@@ -170,8 +170,17 @@ else
 	$(Q)bash tests/run.sh $(BUILD)
 endif
 
+# Small programs the integration suites run (tests/helpers/*.c), built with
+# the unit tests: no_userns runs a command under a seccomp filter that
+# refuses user namespaces (tests/integration/degrade.sh).
+HELPER_BINS := $(patsubst tests/helpers/%.c,$(BUILD)/test-helpers/%,$(wildcard tests/helpers/*.c))
+$(BUILD)/test-helpers/%: tests/helpers/%.c $(FLAGS_FILE)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(ST_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(shell pkg-config --libs libseccomp 2>/dev/null)
+
 .PHONY: unit-bins
-unit-bins: $(UNIT_BINS)
+unit-bins: $(UNIT_BINS) $(HELPER_BINS)
 
 # The full soak of issue 7: 2,000 sandboxes with --net=veth per mode (root,
 # then nobody; 1,000 one after the other, 1,000 two at a time), counted in a

@@ -21,7 +21,9 @@
  *	check that sandboxtime's deferred figures do not depend on how fast
  *	they are polled. -s MS idles MS milliseconds before each sample, so
  *	that the previous sample's frees (the probe's own namespaces die with
- *	the helper) are over before the next one starts.
+ *	the helper) are over before the next one starts. deferred_us ends
+ *	after the successful unshare(), attempt_start_us when it began: the
+ *	two bracket the free (a blocking ipc probe waits inside the call).
  *   clone_loop --probe [-n N] [-w W] FLAGS
  *	what an availability probe in the style of sandboxtime's
  *	st_layer_probe() costs: fork, the child unshare()s each namespace of
@@ -350,8 +352,8 @@ static void write_file(const char *path, const char *text)
 _Noreturn static void deferred_helper(uint64_t flags, long poll_us, int go_rd, int res_wr)
 {
 	struct timespec pause = { poll_us / 1000000, (poll_us % 1000000) * 1000 };
-	uint64_t a, b, c, reaped, done;
-	double out[2];
+	uint64_t a, b, c, reaped, done, start = 0;
+	double out[3];
 	unsigned long probes = 0;
 	char path[64], ch;
 
@@ -369,7 +371,8 @@ _Noreturn static void deferred_helper(uint64_t flags, long poll_us, int go_rd, i
 	for (size_t i = 0; i < NNS; i++) {
 		if (!(flags & ns_names[i].flag))
 			continue;
-		while (unshare((int)ns_names[i].flag) < 0) {
+		/* start: when the attempt that succeeds began (a blocking ipc probe waits in it). */
+		while ((start = now_ns(), unshare((int)ns_names[i].flag) < 0)) {
 			if (errno != ENOSPC || now_ns() - reaped > 10000000000ull) {
 				fprintf(stderr, "clone_loop: probe %s: %s\n", ns_names[i].name,
 					strerror(errno));
@@ -383,6 +386,7 @@ _Noreturn static void deferred_helper(uint64_t flags, long poll_us, int go_rd, i
 	done = now_ns();
 	out[0] = (double)(done - reaped) / 1000.0;
 	out[1] = (double)probes;
+	out[2] = (double)(start - reaped) / 1000.0;
 	if (write(res_wr, out, sizeof(out)) != (ssize_t)sizeof(out))
 		_exit(2);
 	_exit(0);
@@ -393,12 +397,12 @@ static int run_deferred(const char *spec, unsigned int n, unsigned int warmup, l
 {
 	struct timespec idle = { sleep_ms / 1000, (sleep_ms % 1000) * 1000000 };
 	uint64_t flags = parse_flags(spec);
-	double *v = xcalloc(n), probes = 0;
+	double *v = xcalloc(n), *vs = xcalloc(n), probes = 0;
 	char path[64], map[64];
 
 	for (unsigned int r = 0; r < warmup + n; r++) {
 		int go[2], res[2], status;
-		double out[2];
+		double out[3];
 		pid_t pid;
 
 		if (sleep_ms)
@@ -436,12 +440,16 @@ static int run_deferred(const char *spec, unsigned int n, unsigned int warmup, l
 		if (r < warmup)
 			continue;
 		v[r - warmup] = out[0];
+		vs[r - warmup] = out[2];
 		probes += out[1];
 	}
 	printf("{\"tool\":\"clone_loop\",\"mode\":\"deferred\",\"flags\":\"%s\",\"poll_us\":%ld,"
 	       "\"sleep_ms\":%ld,\"probes_per_sample\":%.1f,",
 	       spec, poll_us, sleep_ms, probes / n);
 	print_stats("deferred_us", v, n);
+	/* The last type's successful attempt, bracketed: from its start (above: its end). */
+	putchar(',');
+	print_stats("attempt_start_us", vs, n);
 	puts("}");
 	return 0;
 }

@@ -47,6 +47,8 @@ struct st_measure_opts {
 	unsigned int repeat;
 	unsigned int warmup;
 	unsigned int deferred_repeat;
+	uint64_t seed;      /* --seed: the order of the sets and the bootstrap */
+	int seed_given;
 	unsigned int cold_ms;
 	int alone;
 };

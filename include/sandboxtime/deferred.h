@@ -3,27 +3,54 @@
 #define SANDBOXTIME_DEFERRED_H
 
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "sandboxtime/error.h"
+#include "sandboxtime/layer.h"
 
 struct st_deferred_sample {
-	uint64_t deferred_ns; /* reap until the kernel had freed every namespace */
-	uint64_t probes;      /* unshare() probes that failed with ENOSPC */
+	uint64_t deferred_ns;              /* reap until the last type was freed */
+	int last_layer;                    /* that type */
+	uint64_t freed_ns[ST_LAYER_COUNT]; /* reap until each type was freed */
+	uint64_t call_ns[ST_LAYER_COUNT];  /* the successful unshare() itself */
+	uint64_t drain_ns;                 /* untimed wait for earlier samples' frees */
+	uint64_t probes;                   /* unshare() probes that failed with ENOSPC */
 };
 
 /*
- * Measures how long after the reap of a child with the namespaces of @mask the
- * kernel really frees them (net: cleanup_net in a work queue after an RCU
- * grace period; user: a work item; ipc: free_ipc_work).
- *
- * Without root and without touching the host's limits: a helper process gets
- * a fresh user namespace, lowers that namespace's own
- * /proc/sys/user/max_<type>_namespaces to 1, creates the measured child,
- * reaps it, then probes unshare(CLONE_NEW<type>): it fails with ENOSPC while
- * the old namespace is still counted, and the first success marks its free.
- * For ipc the kernel waits for the pending free inside unshare instead, so
- * that probe blocks, and is timed the same way.
+ * The deferred lab: one long-lived process in an outer user namespace of its
+ * own, in which every sample's helper gets a nested user namespace. Every
+ * namespace a sample makes (the measured child's, the probes', the helper's
+ * own) is owned, directly or through nested user namespaces, by that
+ * helper's user namespace, and a user namespace is freed only after all it
+ * owns; so the outer namespace's own count of user namespaces is zero exactly
+ * when all the kernel's cleanup from earlier samples has finished. The lab
+ * waits for that before each sample (untimed, reported as drain_ns), without
+ * touching the host's limits.
  */
-int st_deferred_measure(unsigned int mask, struct st_deferred_sample *out, struct st_error *err);
+struct st_deferred_lab {
+	pid_t pid;
+	int req_wr;
+	int res_rd;
+};
+
+/* Starts the lab; -errno with the kernel's reason and a hint if it cannot. */
+int st_deferred_lab_open(struct st_deferred_lab *lab, struct st_error *err);
+
+/*
+ * One sample: waits for the drain, then measures how long after the reap of
+ * a child with the namespaces of @mask the kernel frees each of them
+ * (net: cleanup_net in a work queue after RCU grace periods; user: a work
+ * item; ipc: free_ipc_work). A helper lowers its own user namespace's
+ * /proc/sys/user/max_<type>_namespaces to 1, runs the cycle, reaps, and then
+ * polls unshare(CLONE_NEW<type>) for every still pending type in turn: it
+ * fails with ENOSPC while the old namespace still counts. For ipc the kernel
+ * waits for the pending free inside unshare() instead, so that call's end,
+ * less the calibrated cost of creating an ipc namespace, is charged.
+ */
+int st_deferred_lab_sample(struct st_deferred_lab *lab, unsigned int mask,
+			   struct st_deferred_sample *out, struct st_error *err);
+
+void st_deferred_lab_close(struct st_deferred_lab *lab);
 
 #endif

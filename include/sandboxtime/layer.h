@@ -74,6 +74,29 @@ enum st_advice_op {
  */
 void st_layer_advise(struct st_error *err, int errnum, enum st_layer layer, enum st_advice_op op);
 
+/* What decides whether this process may create a user namespace. */
+struct st_userns_env {
+	int chrooted;          /* 1 in a chroot, 0 not, -1 unknown */
+	int max_user;          /* user.max_user_namespaces, -1 unknown */
+	int unpriv_clone;      /* kernel.unprivileged_userns_clone (Debian), -1 absent */
+	int apparmor_restrict; /* kernel.apparmor_restrict_unprivileged_userns, -1 absent */
+	int seccomp;           /* the Seccomp: mode of /proc/self/status, -1 unknown */
+	int root;              /* euid 0 */
+};
+
+/* Reads @env from /proc (race-free enough: nothing here changes while we run). */
+void st_userns_env_read(struct st_userns_env *env);
+
+/*
+ * Names the cause of @errnum from creating a user namespace, given @env, and
+ * what to do, in err->hint: a chroot, the sysctls, AppArmor or a seccomp
+ * filter. Returns 1 when it found one, 0 (hint left alone) when not.
+ */
+int st_userns_cause(struct st_error *err, int errnum, const struct st_userns_env *env);
+
+/* st_layer_hint(), with the cause read from this host for the user layer. */
+void st_layer_hint_here(struct st_error *err, int errnum, enum st_layer layer);
+
 /*
  * Tries to create each layer of @mask (after a user namespace when @rootless)
  * in a short-lived child, and fills @errnums[layer] with 0 or the errno that

@@ -4,6 +4,7 @@
 
 #include <stdint.h>
 
+#include "sandboxtime/cycle.h"
 #include "sandboxtime/layer.h"
 #include "sandboxtime/stats.h"
 
@@ -14,7 +15,9 @@ enum st_figure {
 	ST_FIG_READY,
 	ST_FIG_TEARDOWN,
 	ST_FIG_TEARDOWN_CPU,
+	ST_FIG_CHILD_CPU,
 	ST_FIG_DEFERRED,
+	ST_FIG_DEFERRED_DRAIN,
 	ST_FIG_SETUP_COLD,
 	ST_FIG_READY_COLD,
 	ST_FIG_TEARDOWN_COLD,
@@ -28,16 +31,6 @@ struct st_figure_info {
 
 extern const struct st_figure_info st_figures[ST_FIG_COUNT];
 
-/* One clone/ready/exit/reap cycle, in nanoseconds. */
-struct st_cycle {
-	uint64_t setup_ns;     /* the clone3() call in the parent */
-	uint64_t setup_cpu_ns; /* this thread's CPU time in that call */
-	uint64_t ready_ns;     /* clone3() start until the child said it runs */
-	uint64_t teardown_ns;  /* "exit now" until waitpid() returned */
-	uint64_t teardown_cpu_ns;
-	uint64_t reaped_at_ns; /* CLOCK_MONOTONIC when waitpid() returned */
-};
-
 /* A cumulative set of layers (base, +user, +uts, ...) or one layer alone. */
 struct st_set {
 	const char *name; /* "base" or the layer's name */
@@ -45,7 +38,11 @@ struct st_set {
 	int alone;        /* 1: this layer only (after user when rootless) */
 	unsigned int mask;
 	struct st_samples fig[ST_FIG_COUNT];
+	struct st_samples freed[ST_LAYER_COUNT]; /* deferred: reap until each type was freed, us */
+	struct st_samples attempt[ST_LAYER_COUNT]; /* the successful probe's own duration, us */
+	unsigned int last[ST_LAYER_COUNT];       /* deferred samples in which that type was last */
 	uint64_t deferred_probes; /* failed unshare() probes, all samples */
+	unsigned int preempted;   /* warm samples in which the parent was switched out */
 };
 
 #define ST_MAX_SETS (1 + 2 * ST_LAYER_COUNT)
@@ -58,6 +55,7 @@ struct st_measure_config {
 	unsigned int deferred_repeat;
 	unsigned int cold_ms; /* 0: no cold pass */
 	int alone;
+	uint64_t seed; /* the order of the sets in each round, and the bootstrap */
 	/* Called between samples, e.g. to draw progress; may be NULL. */
 	void (*progress)(void *ctx, const char *phase, unsigned int done, unsigned int total);
 	void *progress_ctx;
@@ -67,12 +65,14 @@ struct st_measurement {
 	struct st_set sets[ST_MAX_SETS];
 	size_t nsets;
 	uint64_t deferred_wait_ns; /* time spent waiting for the kernel's frees */
+	uint64_t drain_wait_ns;    /* untimed waits for earlier samples' frees */
 	uint64_t elapsed_ns;       /* the whole measurement */
+	uint64_t seed;
+	/* No deferred figures: why (the lab could not be made), or 0. */
+	int deferred_errnum;
+	char deferred_reason[2 * ST_ERROR_MSG_MAX];
 	int interrupted_by;        /* signal that stopped it, or 0 */
 };
-
-/* Runs one cycle with @flags. */
-int st_measure_cycle(uint64_t flags, struct st_cycle *out, struct st_error *err);
 
 /*
  * Fills @m with the sets for @cfg and measures them: the warm pass
@@ -83,6 +83,14 @@ int st_measure_run(const struct st_measure_config *cfg, struct st_measurement *m
 		   struct st_error *err);
 
 void st_measurement_free(struct st_measurement *m);
+
+/*
+ * The increment of set @i over its reference for @fig: the median of the
+ * differences paired by round, with a 95% bootstrap interval over rounds
+ * (seeded from m->seed and @i, so a report can be recomputed).
+ */
+int st_set_increment(const struct st_measurement *m, size_t i, enum st_figure fig,
+		     struct st_increment *out);
 
 /* Median of @fig in set @i; 0 when there are no samples. */
 double st_set_median(const struct st_set *set, enum st_figure fig);

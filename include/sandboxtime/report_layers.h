@@ -3,6 +3,7 @@
 #define SANDBOXTIME_REPORT_LAYERS_H
 
 #include <jansson.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "sandboxtime/compiler.h"
@@ -30,6 +31,8 @@ struct st_report_config {
 	unsigned int repeat;
 	unsigned int warmup;
 	unsigned int deferred_repeat;
+	uint64_t seed;         /* --seed, when seed_given */
+	int seed_given;
 	unsigned int cold_ms;
 	int alone;
 	const char *config;    /* --config FILE, or NULL */
@@ -73,5 +76,19 @@ void st_report_layer_reason(const struct st_report *r, int layer, char *buf, siz
 
 /* Incremental cost of set @i for figure @fig: its median minus its reference's. */
 double st_report_increment(const struct st_measurement *m, size_t i, enum st_figure fig);
+
+/* report_method.c: {"setup_us": {median, ci_low, ci_high, significant, n}, ...} of set @i. */
+json_t *st_report_increments_json(const struct st_measurement *m, size_t i);
+/* Adds deferred_by_type and deferred_last of @set to @o. */
+void st_report_deferred_types_json(json_t *o, const struct st_set *set);
+/* {elapsed_us, deferred_wait_us, drain_wait_us, clock_read_ns, deferred: {available, reason}}. */
+json_t *st_report_measurement_json(const struct st_measurement *m);
+
+/*
+ * The table's text for the increment of set @i: the paired median, "~0" when
+ * its 95% interval contains 0, "<0" when it lies below 0, "-" without samples.
+ */
+int st_report_increment_text(const struct st_measurement *m, size_t i, enum st_figure fig,
+			     char *buf, size_t len);
 
 #endif

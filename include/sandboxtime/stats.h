@@ -3,6 +3,7 @@
 #define SANDBOXTIME_STATS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Summary of one figure; all values in the unit of the samples. */
 struct st_stats {
@@ -11,8 +12,20 @@ struct st_stats {
 	double p95;
 	double mean;
 	double stddev; /* sample standard deviation (n - 1) */
+	double max;
 	size_t n;
 };
+
+/*
+ * Below this many samples the type-7 p95 lies between the two largest
+ * samples: it says no more than the maximum, and reports call it "max".
+ */
+#define ST_P95_MIN_N 41
+
+static inline int st_stats_p95_meaningful(size_t n)
+{
+	return n >= ST_P95_MIN_N;
+}
 
 /*
  * A growable list of samples kept in measurement order, so that reports carry
@@ -34,5 +47,34 @@ void st_samples_free(struct st_samples *s);
  * linearly between closest ranks (type 7, as R and numpy). n == 0 gives zeros.
  */
 int st_stats_compute(const double *v, size_t n, struct st_stats *out);
+
+/* A reproducible generator (splitmix64): the same seed gives the same stream. */
+uint64_t st_rng_next(uint64_t *state);
+
+/* Uniform in [0, @n), @n > 0, without modulo bias. */
+size_t st_rng_below(uint64_t *state, size_t n);
+
+/* Fills @idx with a uniformly random permutation of 0..@n-1 (Fisher-Yates). */
+void st_permute(size_t *idx, size_t n, uint64_t *state);
+
+/* An increment with its uncertainty. */
+struct st_increment {
+	double median;  /* median of the paired differences */
+	double ci_low;  /* 95% percentile-bootstrap interval of that median */
+	double ci_high;
+	int significant; /* the interval excludes 0 */
+	size_t n;        /* pairs */
+};
+
+#define ST_BOOTSTRAP_RESAMPLES 2000
+
+/*
+ * The increment of @x over @ref, where @x[r] and @ref[r] were measured in the
+ * same round r: the median of x[r] - ref[r], and a 95% interval from
+ * ST_BOOTSTRAP_RESAMPLES resamples of the rounds with replacement, drawn
+ * from @seed. n == 0 gives zeros; -ENOMEM if it cannot allocate.
+ */
+int st_paired_increment(const double *x, const double *ref, size_t n, uint64_t seed,
+			struct st_increment *out);
 
 #endif

@@ -167,6 +167,12 @@ static int parse_deferred_repeat(struct st_opts *o, const char *arg, struct st_e
 				  &o->run.measure.deferred_repeat, err);
 }
 
+static int parse_seed(struct st_opts *o, const char *arg, struct st_error *err)
+{
+	o->run.measure.seed_given = 1;
+	return st_parse_uint("--seed", arg, 0, UINT64_MAX, &o->run.measure.seed, err);
+}
+
 static int parse_cold(struct st_opts *o, const char *arg, struct st_error *err)
 {
 	return st_cli_parse_count("--cold", arg, 1, MAX_COLD_MS, &o->run.measure.cold_ms, err);
@@ -417,6 +423,9 @@ const struct st_cli_option st_cli_options[] = {
 	{ "deferred-repeat", 0, ARG, RUN | LAYERS, "N",
 	  "samples of the deferred teardown (default: --repeat, at most 10)", parse_deferred_repeat,
 	  ST_OPT_HELP_BREAK, NULL, NULL },
+	{ "seed", 0, ARG, RUN | LAYERS, "N",
+	  "the seed of the sets' random order and of the intervals\n"
+	  "(default: a new one, printed in the report)", parse_seed, 0, NULL, NULL },
 	{ "cold", 0, ARG, RUN | LAYERS, "MS",
 	  "also measure after MS milliseconds idle before every sample", parse_cold, 0, NULL, NULL },
 	{ "alone", 0, NOARG, RUN | LAYERS, NULL,

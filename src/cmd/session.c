@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include <fcntl.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "sandboxtime/cli.h"
+#include "sandboxtime/clock.h"
 #include "sandboxtime/report.h"
 #include "sandboxtime/session.h"
 #include "sandboxtime/spawn.h"
@@ -84,7 +86,7 @@ static int apply_layer_errors(struct st_session *s, unsigned int mask,
 			continue;
 		if ((o->ns_explicit & ST_LAYER_BIT(l)) || (r->host.rootless && l == ST_LAYER_USER)) {
 			st_error_set(err, errnums[l], "--ns: cannot create a %s namespace", name);
-			st_layer_hint(err, errnums[l], (enum st_layer)l);
+			st_layer_hint_here(err, errnums[l], (enum st_layer)l);
 			return -errnums[l];
 		}
 		mask &= ~ST_LAYER_BIT(l);
@@ -117,6 +119,10 @@ int st_session_probe_layers(struct st_session *s, struct st_error *err)
 	ret = st_layer_probe(mask, s->report.host.rootless, errnums, err);
 	if (ret < 0)
 		return ret;
+	/* unshare() makes a time namespace, but the measured clone needs clone3 for it. */
+	if ((mask & ST_LAYER_BIT(ST_LAYER_TIME)) && !errnums[ST_LAYER_TIME] &&
+	    strcmp(st_clone_call(), "clone3") != 0)
+		errnums[ST_LAYER_TIME] = ENOSYS;
 	return apply_layer_errors(s, mask, errnums, err);
 }
 
@@ -165,6 +171,8 @@ int st_session_prepare(struct st_session *s, const struct st_output *output,
 	s->config.repeat = measure->repeat;
 	s->config.warmup = measure->warmup;
 	s->config.deferred_repeat = measure->deferred_repeat;
+	s->config.seed = measure->seed;
+	s->config.seed_given = measure->seed_given;
 	s->config.cold_ms = measure->cold_ms;
 	s->config.alone = measure->alone;
 	return choose_layers(s, err);
@@ -178,6 +186,16 @@ void st_session_describe_run(struct st_session *s, const struct st_run_opts *o, 
 	s->config.argv = o->argv;
 }
 
+/* A fresh seed when --seed did not give one: kernel randomness, else the clock. */
+static uint64_t new_seed(void)
+{
+	uint64_t seed;
+
+	if (getrandom(&seed, sizeof(seed), GRND_NONBLOCK) == (ssize_t)sizeof(seed))
+		return seed;
+	return st_now_ns() ^ ((uint64_t)getpid() << 32);
+}
+
 int st_session_measure(struct st_session *s, struct st_error *err)
 {
 	const struct st_measure_opts *o = s->measure;
@@ -189,6 +207,7 @@ int st_session_measure(struct st_session *s, struct st_error *err)
 		.deferred_repeat = o->deferred_repeat,
 		.cold_ms = o->cold_ms,
 		.alone = o->alone,
+		.seed = o->seed_given ? o->seed : new_seed(),
 	};
 	int ret;
 
@@ -199,6 +218,8 @@ int st_session_measure(struct st_session *s, struct st_error *err)
 	st_report_progress_done();
 	if (ret == 0)
 		s->report.m = &s->m;
+	if (ret == 0 && s->m.deferred_errnum)
+		st_report_add_error(&s->report, "deferred teardown unavailable: %s", s->m.deferred_reason);
 	return ret;
 }
 

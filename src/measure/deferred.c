@@ -6,9 +6,8 @@
 #include <sys/prctl.h>
 
 #include "sandboxtime/clock.h"
+#include "sandboxtime/cycle.h"
 #include "sandboxtime/deferred.h"
-#include "sandboxtime/layer.h"
-#include "sandboxtime/measure.h"
 #include "sandboxtime/ns_user.h"
 #include "sandboxtime/spawn.h"
 #include "sandboxtime/util.h"
@@ -17,22 +16,44 @@
 #define DEFERRED_TIMEOUT_NS (10ull * 1000000000ull)
 /* Spin this long before sleeping between probes, so fast frees stay exact. */
 #define SPIN_NS (200ull * 1000ull)
+#define MAX_USER_NS "/proc/sys/user/max_user_namespaces"
+/* Creating an ipc namespace: the fastest of this many tries. */
+#define CALIBRATION_TRIES 5
+
+/* Types whose unshare() waits inside the kernel for a pending free (ipc: flush_work). */
+#define BLOCKING_TYPES ST_LAYER_BIT(ST_LAYER_IPC)
 
 /*
- * user last: once the probe has moved this helper into a new user namespace,
- * the others would be created there (they are still counted here, as a
- * nested namespace's counts climb to every ancestor, but keep it plain).
+ * user last in each pass: once a probe has moved the helper into a new user
+ * namespace, the others are created there (still counted against the
+ * helper's limits, as a nested namespace's counts climb to every ancestor).
  */
 static const int probe_order[] = {
 	ST_LAYER_UTS, ST_LAYER_IPC, ST_LAYER_PID, ST_LAYER_MOUNT,
 	ST_LAYER_CGROUP, ST_LAYER_TIME, ST_LAYER_NET, ST_LAYER_USER,
 };
 
+/* What the lab answers: one sample, or why it could not measure it. */
 struct result {
 	struct st_deferred_sample sample;
 	struct st_error err;
 	int failed;
 };
+
+/* The lab's own state (in the lab process only). */
+struct lab {
+	int probe_req_wr, probe_res_rd; /* the chrooted drain prober */
+	pid_t prober;
+	char max_user[32]; /* the outer namespace's limit, restored after each drain */
+	uint64_t create_ns[ST_LAYER_COUNT]; /* calibrated cost of a blocking type's unshare() */
+};
+
+static void sleep_us(long us)
+{
+	const struct timespec ts = { 0, us * 1000 };
+
+	nanosleep(&ts, NULL);
+}
 
 static int lower_limits(unsigned int mask, struct st_error *err)
 {
@@ -46,46 +67,85 @@ static int lower_limits(unsigned int mask, struct st_error *err)
 		snprintf(path, sizeof(path), "/proc/sys/user/%s", st_layers[l].max_file);
 		ret = st_write_file(path, "1");
 		if (ret < 0)
-			return st_error_set(err, -ret, "setting %s to 1 in a private user namespace",
-					    path);
+			return st_error_set(err, -ret,
+					    "setting %s to 1 in a private user namespace", path);
 	}
 	return 0;
 }
 
 /*
- * Waits until a namespace of @layer can be created again; *@freed_at gets the
- * start of the first attempt that succeeded. The probe's own new namespace
- * stays with this helper and dies with its user namespace, thrown away after
- * one sample. Its kernel cleanup still runs after that and may delay the
- * next sample's (for net, one ordered work queue); a pause between samples
- * did not lower the figures here (an idle gap slows what follows it), so
- * samples run back to back and the man page says so.
+ * When type @l was freed, from an attempt that began at @a and ended at @b.
+ * A failed attempt before it saw the old namespace, so the free came after
+ * that one and before @a; the success's own creation (hundreds of us for
+ * net) is not counted. A blocking type waited for the free inside the call:
+ * its end less the calibrated creation cost.
  */
-static int probe_until_free(int layer, uint64_t start, uint64_t *freed_at, uint64_t *probes,
-			    struct st_error *err)
+static uint64_t charge(const struct lab *lab, int l, uint64_t a, uint64_t b)
 {
-	const struct timespec pause = { 0, 20000 };
+	if (!(BLOCKING_TYPES & ST_LAYER_BIT(l)) || b - a <= lab->create_ns[l])
+		return a;
+	return b - lab->create_ns[l];
+}
+
+/* One pass over the still pending types; clears the bit of each one freed. */
+static int probe_pass(const struct lab *lab, unsigned int *pending, uint64_t reaped,
+		      struct st_deferred_sample *out, struct st_error *err)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(probe_order); i++) {
+		int l = probe_order[i];
+		uint64_t a, b;
+		int r;
+
+		if (!(*pending & ST_LAYER_BIT(l)))
+			continue;
+		a = st_now_ns();
+		r = unshare((int)st_layers[l].flag);
+		b = st_now_ns();
+		if (r < 0 && errno != ENOSPC)
+			return st_error_set(err, errno, "probe unshare(%s)",
+					    st_layers[l].flag_name);
+		if (r < 0) {
+			out->probes++;
+			continue;
+		}
+		out->freed_ns[l] = charge(lab, l, a, b) - reaped;
+		out->call_ns[l] = b - a;
+		*pending &= ~ST_LAYER_BIT(l);
+	}
+	return 0;
+}
+
+static void pending_names(unsigned int pending, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int l = 0; l < ST_LAYER_COUNT && used < len; l++)
+		if (pending & ST_LAYER_BIT(l))
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? "," : "",
+						 st_layers[l].name);
+}
+
+/* Polls every pending type in turn until all are freed. */
+static int probe_until_free(const struct lab *lab, unsigned int mask, uint64_t reaped,
+			    struct st_deferred_sample *out, struct st_error *err)
+{
+	unsigned int pending = mask;
 
 	for (;;) {
-		/*
-		 * The free happened before the attempt that succeeds started:
-		 * stamp it first, so that building the probe's own namespace
-		 * (hundreds of us for net) is not counted.
-		 */
-		uint64_t attempt = st_now_ns();
-		uint64_t waited = attempt - start;
+		uint64_t waited;
+		int ret = probe_pass(lab, &pending, reaped, out, err);
+		char names[96];
 
-		if (unshare((int)st_layers[layer].flag) == 0) {
-			*freed_at = attempt;
-			return 0;
+		if (ret < 0 || !pending)
+			return ret;
+		waited = st_now_ns() - reaped;
+		if (waited > DEFERRED_TIMEOUT_NS) {
+			pending_names(pending, names, sizeof(names));
+			return st_error_set(
+			    err, ETIMEDOUT, "namespaces not freed after %llu s: %s",
+			    (unsigned long long)(DEFERRED_TIMEOUT_NS / 1000000000ull), names);
 		}
-		if (errno != ENOSPC)
-			return st_error_set(err, errno, "probe unshare(%s)", st_layers[layer].flag_name);
-		(*probes)++;
-		if (waited > DEFERRED_TIMEOUT_NS)
-			return st_error_set(err, ETIMEDOUT, "%s namespace not freed after %llu s",
-					    st_layers[layer].name,
-					    (unsigned long long)(DEFERRED_TIMEOUT_NS / 1000000000ull));
 		/*
 		 * Spinning would hold the CPU that the kernel's work queue
 		 * wants: after a short spin, yield it in small steps.
@@ -93,62 +153,84 @@ static int probe_until_free(int layer, uint64_t start, uint64_t *freed_at, uint6
 		if (waited < SPIN_NS)
 			sched_yield();
 		else
-			nanosleep(&pause, NULL);
+			sleep_us(20);
 	}
 }
 
-static int helper_measure(unsigned int mask, struct st_deferred_sample *out, struct st_error *err)
+static int helper_measure(const struct lab *lab, unsigned int mask, struct st_deferred_sample *out,
+			  struct st_error *err)
 {
 	struct st_cycle cycle;
-	uint64_t freed_at = 0, last = 0;
 	int ret;
 
-	/* Sleeps of 20 us must not be stretched to the default 50 us slack. */
-	prctl(PR_SET_TIMERSLACK, 1UL);
+	out->last_layer = -1;
 	ret = lower_limits(mask, err);
+	if (ret == 0)
+		ret = st_measure_cycle(st_layer_flags(mask), &cycle, err);
+	if (ret == 0)
+		ret = probe_until_free(lab, mask, cycle.reaped_at_ns, out, err);
 	if (ret < 0)
 		return ret;
-	ret = st_measure_cycle(st_layer_flags(mask), &cycle, err);
-	if (ret < 0)
-		return ret;
-	for (size_t i = 0; i < ARRAY_SIZE(probe_order); i++) {
-		int layer = probe_order[i];
-
-		if (!(mask & ST_LAYER_BIT(layer)))
-			continue;
-		ret = probe_until_free(layer, cycle.reaped_at_ns, &freed_at, &out->probes, err);
-		if (ret < 0)
-			return ret;
-		if (freed_at > last)
-			last = freed_at;
-	}
-	out->deferred_ns = last - cycle.reaped_at_ns;
+	for (int l = 0; l < ST_LAYER_COUNT; l++)
+		if ((mask & ST_LAYER_BIT(l)) &&
+		    (out->last_layer < 0 || out->freed_ns[l] >= out->deferred_ns)) {
+			out->deferred_ns = out->freed_ns[l];
+			out->last_layer = l;
+		}
 	return 0;
 }
 
-static void _noreturn_ helper_main(unsigned int mask, int go_rd, int result_wr)
+/* The fastest creation of each blocking type, in a throwaway helper. */
+static int helper_calibrate(struct st_deferred_sample *out, struct st_error *err)
+{
+	for (int l = 0; l < ST_LAYER_COUNT; l++) {
+		if (!(BLOCKING_TYPES & ST_LAYER_BIT(l)))
+			continue;
+		out->call_ns[l] = UINT64_MAX;
+		for (int k = 0; k < CALIBRATION_TRIES; k++) {
+			uint64_t a = st_now_ns(), d;
+
+			if (unshare((int)st_layers[l].flag) < 0)
+				return st_error_set(err, errno, "calibrating unshare(%s)",
+						    st_layers[l].flag_name);
+			d = st_now_ns() - a;
+			if (d < out->call_ns[l])
+				out->call_ns[l] = d;
+		}
+	}
+	return 0;
+}
+
+/* @mask 0: calibrate. */
+static void _noreturn_ helper_main(const struct lab *lab, unsigned int mask, int go_rd,
+				   int result_wr)
 {
 	struct result r;
 	char c;
+	int ret;
 
 	memset(&r, 0, sizeof(r));
-	/* The parent writes our id maps, then closes its end: EOF means go. */
+	/* The lab writes our id maps, then closes its end: EOF means go. */
 	while (read(go_rd, &c, 1) < 0 && errno == EINTR)
 		;
-	if (helper_measure(mask, &r.sample, &r.err) < 0)
-		r.failed = 1;
+	ret = mask ? helper_measure(lab, mask, &r.sample, &r.err)
+		   : helper_calibrate(&r.sample, &r.err);
+	r.failed = ret < 0;
 	if (write(result_wr, &r, sizeof(r)) != (ssize_t)sizeof(r))
 		_exit(1);
 	_exit(0);
 }
 
-int st_deferred_measure(unsigned int mask, struct st_deferred_sample *out, struct st_error *err)
+/*
+ * Runs a helper in a nested user namespace of the lab's: the parent maps
+ * our uid, then the helper answers one struct result.
+ */
+static int run_helper(const struct lab *lab, unsigned int mask, struct result *r,
+		      struct st_error *err)
 {
 	_cleanup_close_ int go_rd = -1, go_wr = -1, res_rd = -1, res_wr = -1;
 	_cleanup_pid_ pid_t pid = -1;
-	struct result r;
 	int fds[2], ret;
-	ssize_t n;
 
 	if (pipe2(fds, O_CLOEXEC) < 0)
 		return st_error_set(err, errno, "pipe");
@@ -158,7 +240,6 @@ int st_deferred_measure(unsigned int mask, struct st_deferred_sample *out, struc
 		return st_error_set(err, errno, "pipe");
 	res_rd = fds[0];
 	res_wr = fds[1];
-
 	pid = st_clone3(CLONE_NEWUSER, err);
 	if (pid < 0)
 		return st_error_wrap(err, "deferred probe helper");
@@ -166,7 +247,7 @@ int st_deferred_measure(unsigned int mask, struct st_deferred_sample *out, struc
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		close(go_wr);
 		close(res_rd);
-		helper_main(mask, go_rd, res_wr);
+		helper_main(lab, mask, go_rd, res_wr);
 	}
 	closep(&go_rd);
 	closep(&res_wr);
@@ -175,17 +256,248 @@ int st_deferred_measure(unsigned int mask, struct st_deferred_sample *out, struc
 	if (ret < 0)
 		return st_error_wrap(err, "deferred probe helper");
 	closep(&go_wr);
-
-	n = TEMP_FAILURE_RETRY(read(res_rd, &r, sizeof(r)));
-	if (n != (ssize_t)sizeof(r))
+	if (TEMP_FAILURE_RETRY(read(res_rd, r, sizeof(*r))) != (ssize_t)sizeof(*r))
 		return st_error_set(err, EPROTO, "deferred probe helper died without an answer");
-	ret = st_reap(take_pid(&pid), NULL, err);
+	return st_reap(take_pid(&pid), NULL, err);
+}
+
+/*
+ * The drain prober: chrooted, so that the kernel refuses it every user
+ * namespace with EPERM, but only after counting it against the limits
+ * (create_user_ns() checks the count first, then current_chrooted()). With
+ * the outer namespace's limit at 1, ENOSPC thus says "something is still
+ * counted", EPERM "nothing is", and the question creates nothing to wait for.
+ */
+static void _noreturn_ prober_main(int req_rd, int res_wr)
+{
+	char c;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (chroot("/proc") < 0 || chdir("/") < 0)
+		_exit(1);
+	while (TEMP_FAILURE_RETRY(read(req_rd, &c, 1)) == 1) {
+		int e = unshare(CLONE_NEWUSER) == 0 ? 0 : errno;
+
+		if (write(res_wr, &e, sizeof(e)) != (ssize_t)sizeof(e) || e == 0)
+			_exit(e == 0 ? 2 : 1);
+	}
+	_exit(0);
+}
+
+static int start_prober(struct lab *lab, struct st_error *err)
+{
+	int req[2], res[2];
+
+	if (pipe2(req, O_CLOEXEC) < 0)
+		return st_error_set(err, errno, "pipe");
+	if (pipe2(res, O_CLOEXEC) < 0) {
+		close(req[0]);
+		close(req[1]);
+		return st_error_set(err, errno, "pipe");
+	}
+	lab->prober = st_fork_child(err);
+	if (lab->prober == 0) {
+		close(req[1]);
+		close(res[0]);
+		prober_main(req[0], res[1]);
+	}
+	close(req[0]);
+	close(res[1]);
+	lab->probe_req_wr = req[1];
+	lab->probe_res_rd = res[0];
+	if (lab->prober < 0)
+		return (int)lab->prober;
+	return 0;
+}
+
+/* Asks the prober once: 0 drained, 1 not yet, or -errno. */
+static int drained(const struct lab *lab, struct st_error *err)
+{
+	char c = '?';
+	int e;
+
+	if (write(lab->probe_req_wr, &c, 1) != 1 ||
+	    TEMP_FAILURE_RETRY(read(lab->probe_res_rd, &e, sizeof(e))) != (ssize_t)sizeof(e))
+		return st_error_set(err, EPROTO, "the drain prober died");
+	if (e == 0)
+		return st_error_set(err, EPROTO,
+				    "the drain prober created a user namespace in a chroot");
+	return e == ENOSPC ? 1 : 0;
+}
+
+/* Waits, untimed, until no namespace of an earlier sample is counted. */
+static int drain(const struct lab *lab, uint64_t *waited, struct st_error *err)
+{
+	uint64_t start = st_now_ns();
+	int ret = st_write_file(MAX_USER_NS, "1");
+
+	if (ret < 0)
+		return st_error_set(err, -ret, "lowering %s in the lab's user namespace",
+				    MAX_USER_NS);
+	while ((ret = drained(lab, err)) == 1) {
+		if (st_now_ns() - start > DEFERRED_TIMEOUT_NS) {
+			ret = st_error_set(
+			    err, ETIMEDOUT, "earlier samples' namespaces not freed after %llu s",
+			    (unsigned long long)(DEFERRED_TIMEOUT_NS / 1000000000ull));
+			break;
+		}
+		sleep_us(50);
+	}
+	*waited = st_now_ns() - start;
+	if (st_write_file(MAX_USER_NS, lab->max_user) < 0 && ret == 0)
+		ret = st_error_set(err, errno, "restoring %s in the lab's user namespace",
+				   MAX_USER_NS);
+	return ret < 0 ? ret : 0;
+}
+
+static int lab_setup(struct lab *lab, struct st_error *err)
+{
+	struct result r;
+	uint64_t waited;
+	int ret;
+
+	/* Sleeps of 20 us must not be stretched to the default 50 us slack. */
+	prctl(PR_SET_TIMERSLACK, 1UL);
+	ret = st_read_file(MAX_USER_NS, lab->max_user, sizeof(lab->max_user));
+	if (ret < 0)
+		return st_error_set(err, -ret, "reading %s", MAX_USER_NS);
+	lab->max_user[strcspn(lab->max_user, "\n")] = '\0';
+	ret = start_prober(lab, err);
+	if (ret == 0)
+		ret = run_helper(lab, 0, &r, err);
+	if (ret == 0 && r.failed) {
+		*err = r.err;
+		ret = r.err.errnum ? -r.err.errnum : -EIO;
+	}
 	if (ret < 0)
 		return ret;
-	if (r.failed) {
-		*err = r.err;
-		return r.err.errnum ? -r.err.errnum : -EIO;
+	for (int l = 0; l < ST_LAYER_COUNT; l++)
+		if (BLOCKING_TYPES & ST_LAYER_BIT(l))
+			lab->create_ns[l] = r.sample.call_ns[l];
+	/* Nothing of the calibration may weigh on the first sample. */
+	return drain(lab, &waited, err);
+}
+
+/* The lab process: answers its setup, then one result per requested mask. */
+static void _noreturn_ lab_main(int go_rd, int req_rd, int res_wr)
+{
+	struct lab lab = { .probe_req_wr = -1, .probe_res_rd = -1, .prober = -1 };
+	struct result r;
+	unsigned int mask;
+	char c;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	while (read(go_rd, &c, 1) < 0 && errno == EINTR)
+		;
+	memset(&r, 0, sizeof(r));
+	r.failed = lab_setup(&lab, &r.err) < 0;
+	if (write(res_wr, &r, sizeof(r)) != (ssize_t)sizeof(r) || r.failed)
+		_exit(1);
+	while (TEMP_FAILURE_RETRY(read(req_rd, &mask, sizeof(mask))) == (ssize_t)sizeof(mask)) {
+		uint64_t waited = 0;
+		struct result h;
+		int ret;
+
+		memset(&r, 0, sizeof(r));
+		ret = drain(&lab, &waited, &r.err);
+		if (ret == 0)
+			ret = run_helper(&lab, mask, &h, &r.err);
+		if (ret == 0)
+			r = h;
+		r.failed = r.failed || ret < 0;
+		r.sample.drain_ns = waited;
+		if (write(res_wr, &r, sizeof(r)) != (ssize_t)sizeof(r))
+			_exit(1);
 	}
-	*out = r.sample;
+	close(lab.probe_req_wr);
+	if (lab.prober > 0)
+		st_reap(lab.prober, NULL, &r.err);
+	_exit(0);
+}
+
+static int read_result(struct st_deferred_lab *lab, struct result *r, struct st_error *err)
+{
+	if (TEMP_FAILURE_RETRY(read(lab->res_rd, r, sizeof(*r))) != (ssize_t)sizeof(*r))
+		return st_error_set(err, EPROTO, "the deferred lab died without an answer");
+	if (!r->failed)
+		return 0;
+	*err = r->err;
+	return r->err.errnum ? -r->err.errnum : -EIO;
+}
+
+int st_deferred_lab_open(struct st_deferred_lab *lab, struct st_error *err)
+{
+	_cleanup_close_ int go_rd = -1, go_wr = -1, req_rd = -1, req_wr = -1, res_rd = -1,
+			    res_wr = -1;
+	_cleanup_pid_ pid_t pid = -1;
+	struct result r;
+	int fds[2], ret;
+
+	lab->pid = -1;
+	lab->req_wr = lab->res_rd = -1;
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return st_error_set(err, errno, "pipe");
+	go_rd = fds[0];
+	go_wr = fds[1];
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return st_error_set(err, errno, "pipe");
+	req_rd = fds[0];
+	req_wr = fds[1];
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return st_error_set(err, errno, "pipe");
+	res_rd = fds[0];
+	res_wr = fds[1];
+	pid = st_clone3(CLONE_NEWUSER, err);
+	if (pid < 0) {
+		st_layer_hint_here(err, err->errnum, ST_LAYER_USER);
+		return st_error_wrap(err, "deferred lab: a user namespace");
+	}
+	if (pid == 0) {
+		close(go_wr);
+		close(req_wr);
+		close(res_rd);
+		lab_main(go_rd, req_rd, res_wr);
+	}
+	closep(&go_rd);
+	closep(&req_rd);
+	closep(&res_wr);
+	ret = st_ns_user_map_caller(pid, err);
+	if (ret < 0)
+		return st_error_wrap(err, "deferred lab");
+	closep(&go_wr);
+	lab->res_rd = take_fd(&res_rd);
+	lab->req_wr = take_fd(&req_wr);
+	lab->pid = take_pid(&pid);
+	ret = read_result(lab, &r, err);
+	if (ret < 0) {
+		st_deferred_lab_close(lab);
+		return st_error_wrap(err, "deferred lab");
+	}
 	return 0;
+}
+
+int st_deferred_lab_sample(struct st_deferred_lab *lab, unsigned int mask,
+			   struct st_deferred_sample *out, struct st_error *err)
+{
+	struct result r;
+	int ret;
+
+	if (write(lab->req_wr, &mask, sizeof(mask)) != (ssize_t)sizeof(mask))
+		return st_error_set(err, EPROTO, "the deferred lab is gone");
+	ret = read_result(lab, &r, err);
+	if (ret == 0)
+		*out = r.sample;
+	return ret;
+}
+
+void st_deferred_lab_close(struct st_deferred_lab *lab)
+{
+	struct st_error err = { 0 };
+
+	closep(&lab->req_wr);
+	closep(&lab->res_rd);
+	/* EOF on its requests ends the lab; its prober and helpers die with it. */
+	if (lab->pid > 0)
+		st_reap(lab->pid, NULL, &err);
+	lab->pid = -1;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include <fcntl.h>
 #include <string.h>
+
+#include <stdio.h>
 
 #include "sandboxtime/clock.h"
 #include "sandboxtime/deferred.h"
@@ -14,88 +15,13 @@ const struct st_figure_info st_figures[ST_FIG_COUNT] = {
 	[ST_FIG_READY] = { "ready_us", "ready" },
 	[ST_FIG_TEARDOWN] = { "teardown_us", "teardown" },
 	[ST_FIG_TEARDOWN_CPU] = { "teardown_cpu_us", "teardown cpu" },
+	[ST_FIG_CHILD_CPU] = { "child_cpu_us", "child cpu" },
 	[ST_FIG_DEFERRED] = { "deferred_us", "deferred" },
+	[ST_FIG_DEFERRED_DRAIN] = { "deferred_drain_us", "drain" },
 	[ST_FIG_SETUP_COLD] = { "setup_cold_us", "setup cold" },
 	[ST_FIG_READY_COLD] = { "ready_cold_us", "ready cold" },
 	[ST_FIG_TEARDOWN_COLD] = { "teardown_cold_us", "teardown cold" },
 };
-
-/*
- * The measured child: say "running", wait for EOF on @go, exit. It holds the
- * only write end of the ready pipe, so if it dies the parent sees EOF instead
- * of blocking; and EOF on @go also comes if the parent dies.
- */
-static void _noreturn_ cycle_child(int ready_wr, int go_rd)
-{
-	char c = 'r';
-
-	if (write(ready_wr, &c, 1) != 1)
-		_exit(1);
-	while (read(go_rd, &c, 1) < 0 && errno == EINTR)
-		;
-	_exit(0);
-}
-
-int st_measure_cycle(uint64_t flags, struct st_cycle *out, struct st_error *err)
-{
-	_cleanup_close_ int ready_rd = -1, ready_wr = -1, go_rd = -1, go_wr = -1;
-	_cleanup_pid_ pid_t pid = -1;
-	uint64_t t0, t1, t2, t3, t4, cpu0, cpu1, cpu2, cpu3;
-	int fds[2], status, ret;
-	char c;
-
-	if (pipe2(fds, O_CLOEXEC) < 0)
-		return st_error_set(err, errno, "pipe");
-	ready_rd = fds[0];
-	ready_wr = fds[1];
-	if (pipe2(fds, O_CLOEXEC) < 0)
-		return st_error_set(err, errno, "pipe");
-	go_rd = fds[0];
-	go_wr = fds[1];
-
-	/*
-	 * The CPU clock is read inside the wall window, never around it, so that
-	 * CPU time cannot exceed wall time; the wall figures thus include two
-	 * CPU-clock reads (well under a microsecond), alike in every set.
-	 */
-	t0 = st_now_ns();
-	cpu0 = st_thread_cpu_ns();
-	pid = st_clone3(flags, err);
-	cpu1 = st_thread_cpu_ns();
-	t1 = st_now_ns();
-	if (pid < 0)
-		return (int)pid;
-	if (pid == 0) {
-		close(ready_rd);
-		close(go_wr);
-		cycle_child(ready_wr, go_rd);
-	}
-	closep(&ready_wr);
-	closep(&go_rd);
-	if (TEMP_FAILURE_RETRY(read(ready_rd, &c, 1)) != 1)
-		return st_error_set(err, EPROTO, "measured child %d died before it was ready", pid);
-	t2 = st_now_ns();
-
-	t3 = st_now_ns();
-	cpu2 = st_thread_cpu_ns();
-	closep(&go_wr);
-	ret = st_reap(pid, &status, err);
-	cpu3 = st_thread_cpu_ns();
-	t4 = st_now_ns();
-	if (ret < 0)
-		return ret;
-	take_pid(&pid);
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-		return st_error_set(err, EPROTO, "measured child failed (status 0x%x)", status);
-
-	out->setup_ns = t1 - t0;
-	out->setup_cpu_ns = cpu1 - cpu0;
-	out->ready_ns = t2 - t0;
-	out->teardown_ns = t4 - t3;
-	out->teardown_cpu_ns = cpu3 - cpu2;
-	out->reaped_at_ns = t4;
-	return 0;
-}
 
 static void add_set(struct st_measurement *m, const char *name, int layer, int alone,
 		    unsigned int mask)
@@ -132,10 +58,16 @@ static void build_sets(const struct st_measure_config *cfg, struct st_measuremen
 
 static int reserve_all(struct st_measurement *m, const struct st_measure_config *cfg)
 {
-	for (size_t i = 0; i < m->nsets; i++)
+	for (size_t i = 0; i < m->nsets; i++) {
 		for (int f = 0; f < ST_FIG_COUNT; f++)
 			if (st_samples_reserve(&m->sets[i].fig[f], cfg->repeat + 1) < 0)
 				return -ENOMEM;
+		for (int l = 0; l < ST_LAYER_COUNT; l++)
+			if ((m->sets[i].mask & ST_LAYER_BIT(l)) &&
+			    (st_samples_reserve(&m->sets[i].freed[l], cfg->deferred_repeat + 1) < 0 ||
+			     st_samples_reserve(&m->sets[i].attempt[l], cfg->deferred_repeat + 1) < 0))
+				return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -158,23 +90,28 @@ static void record_cycle(struct st_set *set, const struct st_cycle *c, int cold)
 	if (!cold) {
 		st_samples_add(&set->fig[ST_FIG_SETUP_CPU], st_ns_to_us(c->setup_cpu_ns));
 		st_samples_add(&set->fig[ST_FIG_TEARDOWN_CPU], st_ns_to_us(c->teardown_cpu_ns));
+		st_samples_add(&set->fig[ST_FIG_CHILD_CPU], st_ns_to_us(c->child_cpu_ns));
+		set->preempted += c->preempted ? 1 : 0;
 	}
 }
 
 /*
- * Repetitions are interleaved across sets (rep 1 of every set, then rep 2...)
- * and each round starts one set further on, so that drift and order effects
- * hit all sets alike.
+ * Repetitions are interleaved across sets (rep 1 of every set, then rep 2...),
+ * each round in a fresh random order drawn from the seed, so that drift and
+ * the predecessor's after-effects hit all sets alike, and sample r of every
+ * set comes from round r (the increments pair them).
  */
 static int warm_pass(const struct st_measure_config *cfg, struct st_measurement *m, int cold,
-		     struct st_error *err)
+		     uint64_t *rng, struct st_error *err)
 {
 	unsigned int rounds = cfg->warmup + cfg->repeat;
 	unsigned int total = rounds * (unsigned int)m->nsets, done = 0;
+	size_t order[ST_MAX_SETS];
 
 	for (unsigned int r = 0; r < rounds; r++) {
+		st_permute(order, m->nsets, rng);
 		for (size_t k = 0; k < m->nsets; k++) {
-			struct st_set *set = &m->sets[(k + r) % m->nsets];
+			struct st_set *set = &m->sets[order[k]];
 			struct st_cycle c;
 
 			if (check_signal(m, err) < 0)
@@ -192,29 +129,44 @@ static int warm_pass(const struct st_measure_config *cfg, struct st_measurement 
 	return 0;
 }
 
-/* One warm-up round, then deferred_repeat rounds; base has nothing to free. */
-static int deferred_pass(const struct st_measure_config *cfg, struct st_measurement *m,
-			 struct st_error *err)
+static void record_deferred(struct st_set *set, const struct st_deferred_sample *d)
+{
+	st_samples_add(&set->fig[ST_FIG_DEFERRED], st_ns_to_us(d->deferred_ns));
+	st_samples_add(&set->fig[ST_FIG_DEFERRED_DRAIN], st_ns_to_us(d->drain_ns));
+	for (int l = 0; l < ST_LAYER_COUNT; l++)
+		if (set->mask & ST_LAYER_BIT(l)) {
+			st_samples_add(&set->freed[l], st_ns_to_us(d->freed_ns[l]));
+			st_samples_add(&set->attempt[l], st_ns_to_us(d->call_ns[l]));
+		}
+	if (d->last_layer >= 0)
+		set->last[d->last_layer]++;
+	set->deferred_probes += d->probes;
+}
+
+/* One unrecorded round, then deferred_repeat rounds; base has nothing to free. */
+static int deferred_rounds(const struct st_measure_config *cfg, struct st_measurement *m,
+			   struct st_deferred_lab *lab, uint64_t *rng, struct st_error *err)
 {
 	unsigned int rounds = 1 + cfg->deferred_repeat;
 	unsigned int total = rounds * (unsigned int)(m->nsets - 1), done = 0;
+	size_t order[ST_MAX_SETS];
 
 	for (unsigned int r = 0; r < rounds; r++) {
+		st_permute(order, m->nsets, rng);
 		for (size_t k = 0; k < m->nsets; k++) {
-			struct st_set *set = &m->sets[(k + r) % m->nsets];
+			struct st_set *set = &m->sets[order[k]];
 			struct st_deferred_sample d;
 
 			if (!set->mask)
 				continue;
 			if (check_signal(m, err) < 0)
 				return -EINTR;
-			if (st_deferred_measure(set->mask, &d, err) < 0)
+			if (st_deferred_lab_sample(lab, set->mask, &d, err) < 0)
 				return st_error_wrap(err, "measuring deferred teardown of %s", set->name);
 			m->deferred_wait_ns += d.deferred_ns;
-			if (r >= 1) {
-				st_samples_add(&set->fig[ST_FIG_DEFERRED], st_ns_to_us(d.deferred_ns));
-				set->deferred_probes += d.probes;
-			}
+			m->drain_wait_ns += d.drain_ns;
+			if (r >= 1)
+				record_deferred(set, &d);
 			if (cfg->progress)
 				cfg->progress(cfg->progress_ctx, "deferred", ++done, total);
 		}
@@ -222,31 +174,82 @@ static int deferred_pass(const struct st_measure_config *cfg, struct st_measurem
 	return 0;
 }
 
+/*
+ * Where no user namespace can be made (a chroot, a sysctl, an LSM or a
+ * seccomp filter), the deferred figures are unavailable, with the kernel's
+ * reason; everything else is still measured.
+ */
+static int deferred_pass(const struct st_measure_config *cfg, struct st_measurement *m,
+			 uint64_t *rng, struct st_error *err)
+{
+	struct st_deferred_lab lab;
+	struct st_error why = { 0 };
+	int ret;
+
+	if (st_deferred_lab_open(&lab, &why) < 0) {
+		m->deferred_errnum = why.errnum ? why.errnum : EIO;
+		snprintf(m->deferred_reason, sizeof(m->deferred_reason), "%s: %s%s%s%s", why.msg,
+			 strerror(m->deferred_errnum), why.hint[0] ? " (" : "", why.hint,
+			 why.hint[0] ? ")" : "");
+		return 0;
+	}
+	ret = deferred_rounds(cfg, m, &lab, rng, err);
+	st_deferred_lab_close(&lab);
+	return ret;
+}
+
 int st_measure_run(const struct st_measure_config *cfg, struct st_measurement *m,
 		   struct st_error *err)
 {
-	uint64_t start = st_now_ns();
+	uint64_t start = st_now_ns(), rng = cfg->seed;
 	int ret;
 
 	memset(m, 0, sizeof(*m));
+	m->seed = cfg->seed;
 	build_sets(cfg, m);
 	if (reserve_all(m, cfg) < 0)
 		return st_error_set(err, ENOMEM, "measuring");
-	ret = warm_pass(cfg, m, 0, err);
-	if (ret == 0 && cfg->deferred_repeat)
-		ret = deferred_pass(cfg, m, err);
+	ret = warm_pass(cfg, m, 0, &rng, err);
+	if (ret == 0 && cfg->deferred_repeat && m->nsets > 1)
+		ret = deferred_pass(cfg, m, &rng, err);
 	if (ret == 0 && cfg->cold_ms)
-		ret = warm_pass(cfg, m, 1, err);
+		ret = warm_pass(cfg, m, 1, &rng, err);
 	m->elapsed_ns = st_now_ns() - start;
 	return ret;
 }
 
 void st_measurement_free(struct st_measurement *m)
 {
-	for (size_t i = 0; i < m->nsets; i++)
+	for (size_t i = 0; i < m->nsets; i++) {
 		for (int f = 0; f < ST_FIG_COUNT; f++)
 			st_samples_free(&m->sets[i].fig[f]);
+		for (int l = 0; l < ST_LAYER_COUNT; l++) {
+			st_samples_free(&m->sets[i].freed[l]);
+			st_samples_free(&m->sets[i].attempt[l]);
+		}
+	}
 	m->nsets = 0;
+}
+
+int st_set_increment(const struct st_measurement *m, size_t i, enum st_figure fig,
+		     struct st_increment *out)
+{
+	const struct st_set *ref = st_set_reference(m, i);
+	const struct st_samples *x = &m->sets[i].fig[fig];
+	_cleanup_free_ double *zeros = NULL;
+	uint64_t seed = m->seed ^ (0x9e3779b97f4a7c15ull * (i + 1)) ^ (uint64_t)fig;
+	size_t n = x->n;
+
+	/* The base's increment is its own figure: paired with zeros. */
+	if (!ref) {
+		zeros = calloc(n ? n : 1, sizeof(*zeros));
+		if (!zeros)
+			return -ENOMEM;
+		return st_paired_increment(x->v, zeros, n, seed, out);
+	}
+	if (ref->fig[fig].n < n)
+		n = ref->fig[fig].n;
+	return st_paired_increment(x->v, ref->fig[fig].v, n, seed, out);
 }
 
 double st_set_median(const struct st_set *set, enum st_figure fig)

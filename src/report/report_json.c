@@ -20,9 +20,10 @@ json_t *st_report_stats_json(const struct st_samples *s)
 	samples = json_array();
 	for (size_t i = 0; i < s->n; i++)
 		json_array_append_new(samples, json_real(s->v[i]));
-	return json_pack("{s:f,s:f,s:f,s:f,s:f,s:I,s:o}", "min", st.min, "median", st.median, "p95",
-			 st.p95, "mean", st.mean, "stddev", st.stddev, "n", (json_int_t)st.n, "samples",
-			 samples);
+	/* p95_is_max: too few samples for a p95 that says more than the maximum. */
+	return json_pack("{s:f,s:f,s:f,s:b,s:f,s:f,s:f,s:I,s:o}", "min", st.min, "median", st.median,
+			 "p95", st.p95, "p95_is_max", !st_stats_p95_meaningful(st.n), "max", st.max,
+			 "mean", st.mean, "stddev", st.stddev, "n", (json_int_t)st.n, "samples", samples);
 }
 
 json_t *st_report_host_json(const struct st_host *h)

@@ -36,7 +36,7 @@ void st_report_layer_reason(const struct st_report *r, int layer, char *buf, siz
 {
 	struct st_error e = { .errnum = r->layer_errnum[layer] };
 
-	st_layer_hint(&e, e.errnum, (enum st_layer)layer);
+	st_layer_hint_here(&e, e.errnum, (enum st_layer)layer);
 	snprintf(buf, len, "%s%s%s%s", strerror(e.errnum), e.hint[0] ? " (" : "", e.hint,
 		 e.hint[0] ? ")" : "");
 }
@@ -144,6 +144,41 @@ static void get_increment(const struct st_col *col, const void *row, const void 
 	c->d = st_report_increment(ROW(row)->m, ROW(row)->i, (enum st_figure)col->arg);
 }
 
+/* Set col->arg's deferred_by_type (arg 0) or deferred_last (arg 1): when each type was freed. */
+static void get_deferred_types(const struct st_col *col, const void *row, const void *doc,
+			       struct st_cell *c)
+{
+	json_t *both;
+
+	c->absent = !ROW(row)->set;
+	if (c->absent)
+		return;
+	both = json_object();
+	st_report_deferred_types_json(both, ROW(row)->set);
+	c->kind = ST_CELL_JSON;
+	c->json = json_incref(json_object_get(both, col->arg ? "deferred_last" : "deferred_by_type"));
+	json_decref(both);
+}
+
+static void get_preempted(const struct st_col *col, const void *row, const void *doc,
+			  struct st_cell *c)
+{
+	c->kind = ST_CELL_UINT;
+	c->absent = !ROW(row)->set;
+	c->u = ROW(row)->set ? ROW(row)->set->preempted : 0;
+}
+
+/* The paired within-round increments with their 95% intervals. */
+static void get_paired(const struct st_col *col, const void *row, const void *doc,
+		       struct st_cell *c)
+{
+	c->absent = !ROW(row)->set;
+	if (c->absent)
+		return;
+	c->kind = ST_CELL_JSON;
+	c->json = st_report_increments_json(ROW(row)->m, ROW(row)->i);
+}
+
 static json_t *increments_json(const struct layer_row *row, const struct st_report *r);
 
 /* --alone: that layer's own increments, beside the cumulative row of the layer. */
@@ -161,6 +196,11 @@ static void get_alone_json(const struct st_col *col, const void *row, const void
 		c->absent = 0;
 		c->kind = ST_CELL_JSON;
 		c->json = increments_json(&alone, REPORT(doc));
+		json_object_set_new(c->json, "increments", st_report_increments_json(m, i));
+		/* "deferred_us" here is the old increment: the set's own figure has a key of its own. */
+		json_object_set_new(c->json, "deferred_set_us",
+				    st_report_stats_json(&m->sets[i].fig[ST_FIG_DEFERRED]));
+		st_report_deferred_types_json(c->json, &m->sets[i]);
 		return;
 	}
 }
@@ -183,6 +223,12 @@ static const struct st_col head_cols[] = {
 static const struct st_col tail_cols[] = {
 	{ .key = "deferred_probes", .in = J, .get = get_probes,
 	  .help = "failed unshare() probes while waiting for the deferred teardown" },
+	{ .key = "deferred_by_type", .in = J, .get = get_deferred_types, .arg = 0,
+	  .help = "per namespace type: from the reap until it could be made again" },
+	{ .key = "deferred_last", .in = J, .get = get_deferred_types, .arg = 1,
+	  .help = "per namespace type: in how many samples it was freed last" },
+	{ .key = "preempted_samples", .in = J, .get = get_preempted,
+	  .help = "warm samples during which the measuring process was preempted" },
 	{ .name = "incremental_setup", .unit = "us", .key = "incremental.setup_us", .csv_prec = 3,
 	  .in = C | J, .get = get_increment, .arg = ST_FIG_SETUP,
 	  .help = "setup cost over the previous set" },
@@ -192,6 +238,8 @@ static const struct st_col tail_cols[] = {
 	{ .name = "incremental_deferred", .unit = "us", .key = "incremental.deferred_us",
 	  .csv_prec = 3, .in = C | J, .get = get_increment, .arg = ST_FIG_DEFERRED,
 	  .help = "deferred teardown over the previous set" },
+	{ .key = "increments", .in = J, .get = get_paired,
+	  .help = "within-round paired increments with 95% bootstrap intervals" },
 	{ .key = "alone", .in = J, .get = get_alone_json,
 	  .help = "--alone: the layer's increments against the base" },
 };
@@ -264,12 +312,44 @@ static void get_median(const struct st_col *col, const void *row, const void *do
 	c->d = st_set_median(ROW(row)->set, (enum st_figure)col->arg);
 }
 
+/* The paired increment: its median, "~0" inside the noise, "<0" below; never a negative cost. */
 static void get_table_increment(const struct st_col *col, const void *row, const void *doc,
 				struct st_cell *c)
 {
+	st_report_increment_text(ROW(row)->m, ROW(row)->i, (enum st_figure)col->arg, c->buf,
+				 sizeof(c->buf));
+	c->text = c->buf;
+}
+
+/* The deferred median, or "unavailable" where the measurement could not wait for frees. */
+static void get_table_deferred(const struct st_col *col, const void *row, const void *doc,
+			       struct st_cell *c)
+{
+	const struct st_set *set = ROW(row)->set;
+
+	if (ROW(row)->m->deferred_errnum) {
+		c->text = set->mask ? "unavailable" : "-";
+		return;
+	}
 	c->kind = ST_CELL_REAL;
-	c->empty = ROW(row)->set->fig[col->arg].n == 0;
-	c->d = st_report_increment(ROW(row)->m, ROW(row)->i, (enum st_figure)col->arg);
+	c->empty = set->fig[ST_FIG_DEFERRED].n == 0;
+	c->d = st_set_median(set, ST_FIG_DEFERRED);
+}
+
+/* The type freed last in most of the set's samples. */
+static void get_last_type(const struct st_col *col, const void *row, const void *doc,
+			  struct st_cell *c)
+{
+	const struct st_set *set = ROW(row)->set;
+	int best = -1;
+
+	c->text = "";
+	if (ROW(row)->m->deferred_errnum)
+		return;
+	for (int l = 0; l < ST_LAYER_COUNT; l++)
+		if (set->last[l] && (best < 0 || set->last[l] > set->last[best]))
+			best = l;
+	c->text = best < 0 ? "-" : st_layers[best].name;
 }
 
 /* Cold over warm: figure col->arg over its warm figure (cold minus ST_FIG_SETUP_COLD). */
@@ -300,10 +380,12 @@ static const struct st_col warm_cols[] = {
 	MEDIAN("setup", ST_FIG_SETUP),
 	MEDIAN("ready", ST_FIG_READY),
 	MEDIAN("teardown", ST_FIG_TEARDOWN),
-	MEDIAN("deferred", ST_FIG_DEFERRED),
 	INCREMENT("+setup", ST_FIG_SETUP),
 	INCREMENT("+teardown", ST_FIG_TEARDOWN),
-	INCREMENT("+deferred", ST_FIG_DEFERRED),
+	{ .heading = "deferred", .width = 11, .prec = 1, .in = ST_COL_TABLE, .get = get_table_deferred,
+	  .help = "median from the reap until the last type was freed, in microseconds" },
+	{ .heading = "last", .width = 6, .align = ST_ALIGN_LEFT, .in = ST_COL_TABLE,
+	  .get = get_last_type, .help = "the type freed last in most samples" },
 };
 
 static const struct st_col cold_cols[] = {
@@ -323,16 +405,24 @@ static void print_header(const struct st_report *r, FILE *out)
 	st_report_host_line(out, &r->host);
 	if (r->m)
 		fprintf(out,
-			"%u runs after %u warm-up, interleaved; deferred: %u runs; medians in microseconds\n",
-			o->repeat, o->warmup, o->deferred_repeat);
+			"%u runs after %u warm-up, each round in a random order (--seed=%llu); deferred: %u runs; medians in microseconds\n",
+			o->repeat, o->warmup, (unsigned long long)r->m->seed, o->deferred_repeat);
+}
+
+/* A significant positive increment, else 0. */
+static double cost(const struct st_measurement *m, size_t i, enum st_figure fig)
+{
+	struct st_increment inc;
+
+	if (st_set_increment(m, i, fig, &inc) < 0 || !inc.significant || inc.median < 0)
+		return 0;
+	return inc.median;
 }
 
 /* What a layer makes the caller wait for: its setup and teardown increments. */
 static double bar_value(const struct st_measurement *m, size_t i)
 {
-	double v = st_report_increment(m, i, ST_FIG_SETUP) + st_report_increment(m, i, ST_FIG_TEARDOWN);
-
-	return v > 0 ? v : 0;
+	return cost(m, i, ST_FIG_SETUP) + cost(m, i, ST_FIG_TEARDOWN);
 }
 
 static void print_bar(FILE *out, double v, double max)
@@ -372,10 +462,47 @@ static void print_samples(const struct st_measurement *m, FILE *out)
 
 			if (!set->fig[f].n || st_stats_compute(set->fig[f].v, set->fig[f].n, &s) < 0)
 				continue;
-			fprintf(out, "  %s%-8s %-15s min %9.1f  median %9.1f  p95 %9.1f  mean %9.1f  stddev %8.1f  n %zu\n",
-				set->alone ? "alone:" : "", set->name, st_figures[f].key, s.min, s.median, s.p95,
+			/* Too few samples for a p95 that says more than the maximum: call it that. */
+			fprintf(out, "  %s%-8s %-17s min %9.1f  median %9.1f  %s %9.1f  mean %9.1f  stddev %8.1f  n %zu\n",
+				set->alone ? "alone:" : "", set->name, st_figures[f].key, s.min, s.median,
+				st_stats_p95_meaningful(s.n) ? "p95" : "max", st_stats_p95_meaningful(s.n) ? s.p95 : s.max,
 				s.mean, s.stddev, s.n);
 		}
+		if (set->fig[ST_FIG_SETUP].n)
+			fprintf(out, "  %s%-8s preempted in %u of %zu warm samples\n", set->alone ? "alone:" : "",
+				set->name, set->preempted, set->fig[ST_FIG_SETUP].n);
+	}
+}
+
+/* -v: when each type became creatable again, medians in microseconds after the reap. */
+static void print_freed(const struct st_report *r, FILE *out)
+{
+	const struct st_measurement *m = r->m;
+
+	fprintf(out, "\nFREED       ");
+	for (int l = 0; l < ST_LAYER_COUNT; l++)
+		if (r->mask & ST_LAYER_BIT(l))
+			fprintf(out, " %10s", st_layers[l].name);
+	fprintf(out, " %10s\n", "drain");
+	for (size_t i = 0; i < m->nsets; i++) {
+		const struct st_set *set = &m->sets[i];
+		char name[24];
+
+		if (!set->mask)
+			continue;
+		snprintf(name, sizeof(name), "%s%s", set->alone ? "alone:" : "", set->name);
+		fprintf(out, "%-12s", name);
+		for (int l = 0; l < ST_LAYER_COUNT; l++) {
+			struct st_stats st;
+
+			if (!(r->mask & ST_LAYER_BIT(l)))
+				continue;
+			if (!set->freed[l].n || st_stats_compute(set->freed[l].v, set->freed[l].n, &st) < 0)
+				fprintf(out, " %10s", "-");
+			else
+				fprintf(out, " %10.1f", st.median);
+		}
+		fprintf(out, " %10.1f\n", st_set_median(set, ST_FIG_DEFERRED_DRAIN));
 	}
 }
 
@@ -397,12 +524,18 @@ static void print_layers(const struct st_report *r, FILE *out, int tty)
 		st_report_layer_reason(r, l, reason, sizeof(reason));
 		fprintf(out, "%-12s unavailable: %s\n", st_layers[l].name, reason);
 	}
-	fprintf(out, "(+: cost over the previous row; deferred: until the kernel freed the namespaces, after the reap; waited %.0f ms for it)\n",
-		st_ns_to_us(m->deferred_wait_ns) / 1000.0);
+	fprintf(out, "(+: median of the within-round differences to the previous row, ~0 when its 95%% interval contains 0;\n"
+		" deferred: from the reap until the last type was freed, named under last; waited %.0f ms for frees,\n"
+		" and %.0f ms untimed before the samples for earlier samples' frees)\n",
+		st_ns_to_us(m->deferred_wait_ns) / 1000.0, st_ns_to_us(m->drain_wait_ns) / 1000.0);
+	if (m->deferred_errnum)
+		fprintf(out, "%-12s unavailable: %s\n", "deferred", m->deferred_reason);
 	if (r->config->cold_ms) {
 		fprintf(out, "\nCOLD: after %u ms idle before every sample (x: cold over warm)", r->config->cold_ms);
 		print_table(r, ST_COLS(cold_cols), out, 0);
 	}
+	if (r->out->verbose && m->nsets > 1 && !m->deferred_errnum && r->config->deferred_repeat)
+		print_freed(r, out);
 	if (r->out->verbose)
 		print_samples(m, out);
 }
@@ -439,12 +572,17 @@ static json_t *layer_names_json(unsigned int mask)
 static json_t *config_json(const struct st_report *r)
 {
 	const struct st_report_config *o = r->config;
+	json_t *c = json_pack("{s:o,s:s,s:I,s:I,s:I,s:o,s:b,s:o}", "ns", layer_names_json(r->mask), "net",
+			      st_net_mode_names[o->net], "repeat", (json_int_t)o->repeat, "warmup",
+			      (json_int_t)o->warmup, "deferred_repeat", (json_int_t)o->deferred_repeat,
+			      "cold_ms", o->cold_ms ? json_integer(o->cold_ms) : json_null(), "alone",
+			      o->alone, "config_file", o->config ? json_string(o->config) : json_null());
+	char seed[24];
 
-	return json_pack("{s:o,s:s,s:I,s:I,s:I,s:o,s:b,s:o}", "ns", layer_names_json(r->mask), "net",
-			 st_net_mode_names[o->net], "repeat", (json_int_t)o->repeat, "warmup",
-			 (json_int_t)o->warmup, "deferred_repeat", (json_int_t)o->deferred_repeat,
-			 "cold_ms", o->cold_ms ? json_integer(o->cold_ms) : json_null(), "alone",
-			 o->alone, "config_file", o->config ? json_string(o->config) : json_null());
+	/* A string: a 64-bit seed does not survive a reader's doubles. */
+	snprintf(seed, sizeof(seed), "%llu", (unsigned long long)(r->m ? r->m->seed : o->seed));
+	json_object_set_new(c, "seed", r->m || o->seed_given ? json_string(seed) : json_null());
+	return c;
 }
 
 /* Base first, then each layer in order: refused, or its cumulative set (with "alone"). */
@@ -487,9 +625,7 @@ json_t *st_report_json(const struct st_report *r)
 	json_object_set_new(doc, "config", config_json(r));
 	json_object_set_new(doc, "layers", layers_json(r));
 	if (r->m)
-		json_object_set_new(doc, "measurement",
-				    json_pack("{s:f,s:f}", "elapsed_us", st_ns_to_us(r->m->elapsed_ns),
-					      "deferred_wait_us", st_ns_to_us(r->m->deferred_wait_ns)));
+		json_object_set_new(doc, "measurement", st_report_measurement_json(r->m));
 	if (r->config->run)
 		st_run_json(doc, r);
 	for (size_t i = 0; i < r->nerrors; i++)

@@ -2,10 +2,13 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "sandboxtime/layer.h"
 #include "sandboxtime/spawn.h"
+#include "sandboxtime/util.h"
 
 #define ROW(l, n, f, file, config)                                                   \
 	[l] = { .name = n, .flag = f, .flag_name = #f, .ns_file = file,                  \
@@ -97,7 +100,7 @@ int st_layer_parse(const char *list, unsigned int *mask, unsigned int *explicit_
  * The one errno-to-advice table: what a user can do when the kernel refuses
  * to create (or enter) a namespace with this errno. A row applies to one
  * layer or to all (-1), and "@" in its text stands for that layer's
- * max_*_namespaces file (@MAX) or kernel option (@CONFIG).
+ * max_*_namespaces file (@MAX), kernel option (@CONFIG) or clone flag (@FLAG).
  */
 static const struct {
 	int errnum;
@@ -112,12 +115,14 @@ static const struct {
 	{ EPERM, ST_ADVICE_CREATE, -1,
 	  "creating this namespace needs CAP_SYS_ADMIN: run as root or add the user layer (--ns=user,...)" },
 	{ EINVAL, ST_ADVICE_CREATE, -1, "this kernel was built without @CONFIG" },
+	{ ENOSYS, ST_ADVICE_CREATE, -1,
+	  "clone3 is missing here (Linux before 5.3, or a seccomp filter hides it), and clone() cannot pass @FLAG" },
 	{ EUSERS, ST_ADVICE_CREATE, -1, "too many nested user namespaces (the kernel allows 32 levels)" },
 	{ EPERM, ST_ADVICE_ENTER, ST_LAYER_NET,
 	  "entering a network namespace needs CAP_SYS_ADMIN over it and in sandboxtime's own user namespace: run as root" },
 };
 
-/* @text with @MAX and @CONFIG replaced by @info's. */
+/* @text with @MAX, @CONFIG and @FLAG replaced by @info's. */
 static void advice_fill(char *buf, size_t len, const char *text, const struct st_layer_info *info)
 {
 	size_t used = 0;
@@ -129,6 +134,8 @@ static void advice_fill(char *buf, size_t len, const char *text, const struct st
 			with = info->max_file, p += 4;
 		else if (strncmp(p, "@CONFIG", 7) == 0)
 			with = info->kconfig, p += 7;
+		else if (strncmp(p, "@FLAG", 5) == 0)
+			with = info->flag_name, p += 5;
 		if (with)
 			used += (size_t)snprintf(buf + used, len - used, "%s", with);
 		else
@@ -196,4 +203,95 @@ int st_layer_probe(unsigned int mask, int rootless, int errnums[ST_LAYER_COUNT],
 	if (n != (ssize_t)(sizeof(int) * ST_LAYER_COUNT))
 		return st_error_set(err, n < 0 ? errno : EPROTO, "probing namespaces: no answer from the probe");
 	return st_reap(take_pid(&pid), NULL, err);
+}
+
+static int read_int(const char *path)
+{
+	char buf[32];
+
+	if (st_read_file(path, buf, sizeof(buf)) < 0)
+		return -1;
+	return atoi(buf);
+}
+
+/*
+ * The kernel refuses user namespaces to a chrooted process (create_user_ns:
+ * current_chrooted). Root can compare its root with pid 1's; otherwise a
+ * chroot hides the mount of "/" from mountinfo.
+ */
+static int chrooted(void)
+{
+	struct stat self, init;
+	char line[1024];
+	FILE *f;
+	int found = 0;
+
+	if (stat("/", &self) == 0 && stat("/proc/1/root/", &init) == 0)
+		return self.st_dev != init.st_dev || self.st_ino != init.st_ino;
+	f = fopen("/proc/self/mountinfo", "re");
+	if (!f)
+		return -1;
+	while (!found && fgets(line, sizeof(line), f)) {
+		char mnt[16];
+
+		found = sscanf(line, "%*s %*s %*s %*s %15s", mnt) == 1 && strcmp(mnt, "/") == 0;
+	}
+	fclose(f);
+	return !found;
+}
+
+static int seccomp_mode(void)
+{
+	char line[128];
+	int mode = -1;
+	FILE *f = fopen("/proc/self/status", "re");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Seccomp: %d", &mode) == 1)
+			break;
+	fclose(f);
+	return mode;
+}
+
+void st_userns_env_read(struct st_userns_env *env)
+{
+	env->chrooted = chrooted();
+	env->max_user = read_int("/proc/sys/user/max_user_namespaces");
+	env->unpriv_clone = read_int("/proc/sys/kernel/unprivileged_userns_clone");
+	env->apparmor_restrict = read_int("/proc/sys/kernel/apparmor_restrict_unprivileged_userns");
+	env->seccomp = seccomp_mode();
+	env->root = geteuid() == 0;
+}
+
+int st_userns_cause(struct st_error *err, int errnum, const struct st_userns_env *env)
+{
+	int refused = errnum == EPERM || errnum == EACCES;
+
+	if (env->chrooted == 1 && refused)
+		st_error_hint(err, "this process runs in a chroot, where the kernel refuses every new user namespace: run sandboxtime outside the chroot, or in a container (pivot_root, not chroot)");
+	else if (errnum == ENOSPC && env->max_user == 0)
+		st_error_hint(err, "sysctl user.max_user_namespaces is 0 here: allow some with sysctl -w user.max_user_namespaces=N");
+	else if (refused && !env->root && env->unpriv_clone == 0)
+		st_error_hint(err, "unprivileged user namespaces are disabled by sysctl kernel.unprivileged_userns_clone=0: set it to 1");
+	else if (refused && !env->root && env->apparmor_restrict == 1)
+		st_error_hint(err, "AppArmor restricts unprivileged user namespaces (kernel.apparmor_restrict_unprivileged_userns=1): give sandboxtime a profile that allows 'userns,', or set the sysctl to 0");
+	else if ((refused || errnum == ENOSYS) && env->seccomp == 2)
+		st_error_hint(err, "a seccomp filter refuses it (as Docker's default profile does): run the container with a profile that allows clone and unshare with CLONE_NEWUSER");
+	else
+		return 0;
+	return 1;
+}
+
+void st_layer_hint_here(struct st_error *err, int errnum, enum st_layer layer)
+{
+	struct st_userns_env env;
+
+	if (layer == ST_LAYER_USER) {
+		st_userns_env_read(&env);
+		if (st_userns_cause(err, errnum, &env))
+			return;
+	}
+	st_layer_hint(err, errnum, layer);
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/openat2.h>
 #include <stdio.h>
 #include <string.h>
@@ -11,11 +12,38 @@
 #include "sandboxtime/compiler.h"
 #include "sandboxtime/ns_mount.h"
 
+/*
+ * In a chroot whose root is not a mount point, "/" cannot be made private
+ * (EINVAL): make every mount this process can see private instead, which
+ * covers /proc, the only place the sandbox mounts on without a rootfs.
+ */
+static int make_visible_private(struct st_error *err)
+{
+	char line[4096], mnt[PATH_MAX];
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	int ret = 0;
+
+	if (!f)
+		return st_error_set(err, errno, "mount: making / private: reading mountinfo");
+	while (ret == 0 && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%*s %*s %*s %*s %4095s", mnt) != 1)
+			continue;
+		/* mountinfo escapes spaces as \040: such a path is left as it is. */
+		if (!strchr(mnt, '\\') && mount(NULL, mnt, NULL, MS_REC | MS_PRIVATE, NULL) < 0 &&
+		    errno != ENOENT && errno != EINVAL)
+			ret = st_error_set(err, errno, "mount: making %s private (in a chroot)", mnt);
+	}
+	fclose(f);
+	return ret;
+}
+
 int st_ns_mount_make_private(struct st_error *err)
 {
-	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
-		return st_error_set(err, errno, "mount: making / private");
-	return 0;
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0)
+		return 0;
+	if (errno == EINVAL)
+		return make_visible_private(err);
+	return st_error_set(err, errno, "mount: making / private");
 }
 
 int st_ns_mount_proc(struct st_error *err)

@@ -226,6 +226,44 @@ static void test_advise_table(void **state)
 	assert_string_equal(err.hint, "");
 	st_layer_advise(&err, EPERM, ST_LAYER_IPC, ST_ADVICE_ENTER);
 	assert_string_equal(err.hint, "");
+	/* ENOSYS: clone3 is missing, and the row names the layer's clone flag. */
+	st_layer_advise(&err, ENOSYS, ST_LAYER_TIME, ST_ADVICE_CREATE);
+	assert_string_equal(err.hint, "clone3 is missing here (Linux before 5.3, or a seccomp filter hides it), and clone() cannot pass CLONE_NEWTIME");
+}
+
+static void test_userns_cause(void **state)
+{
+	struct st_userns_env none = { .chrooted = 0, .max_user = 1000, .unpriv_clone = -1,
+				       .apparmor_restrict = -1, .seccomp = 0, .root = 0 };
+	struct st_userns_env e;
+	struct st_error err = { 0 };
+
+	/* Nothing explains it: the hint is left to st_layer_hint. */
+	assert_int_equal(st_userns_cause(&err, EPERM, &none), 0);
+	e = none;
+	e.chrooted = 1;
+	e.root = 1;
+	assert_int_equal(st_userns_cause(&err, EPERM, &e), 1);
+	assert_non_null(strstr(err.hint, "chroot"));
+	e = none;
+	e.max_user = 0;
+	assert_int_equal(st_userns_cause(&err, ENOSPC, &e), 1);
+	assert_non_null(strstr(err.hint, "user.max_user_namespaces"));
+	e = none;
+	e.unpriv_clone = 0;
+	assert_int_equal(st_userns_cause(&err, EPERM, &e), 1);
+	assert_non_null(strstr(err.hint, "kernel.unprivileged_userns_clone"));
+	e = none;
+	e.apparmor_restrict = 1;
+	assert_int_equal(st_userns_cause(&err, EACCES, &e), 1);
+	assert_non_null(strstr(err.hint, "AppArmor"));
+	/* Root is not held back by the sysctls for unprivileged users. */
+	e.root = 1;
+	assert_int_equal(st_userns_cause(&err, EPERM, &e), 0);
+	e = none;
+	e.seccomp = 2;
+	assert_int_equal(st_userns_cause(&err, EPERM, &e), 1);
+	assert_non_null(strstr(err.hint, "seccomp"));
 }
 
 int main(void)
@@ -244,6 +282,7 @@ int main(void)
 		cmocka_unit_test(test_parse_unknown),
 		cmocka_unit_test(test_hint),
 		cmocka_unit_test(test_advise_table),
+		cmocka_unit_test(test_userns_cause),
 	};
 
 	return cmocka_run_group_tests_name("layer", tests, NULL, NULL);

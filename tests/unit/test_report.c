@@ -787,6 +787,69 @@ static void test_csv_write_error(void **state)
 
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
+/* Rounds of a reference set and a set paired with it, as measure.c records them. */
+static void paired_sets(struct st_measurement *m, const double *ref, const double *x, size_t n)
+{
+	memset(m, 0, sizeof(*m));
+	m->seed = 11;
+	fill(add_set(m, "base", -1, 0, 0), ST_FIG_SETUP, ref, n);
+	fill(add_set(m, "uts", ST_LAYER_UTS, 0, BIT(UTS)), ST_FIG_SETUP, x, n);
+}
+
+static void test_table_increment_never_negative_cost(void **state)
+{
+	struct st_measurement m;
+	char text[32];
+	const double ref[] = { 100, 120, 90, 110, 105, 95, 130, 100, 115, 85 };
+	/* Lower by 1 to 3 in every round: clearly below 0. */
+	const double below[] = { 98, 119, 87, 108, 104, 92, 129, 97, 113, 84 };
+	/* -4 .. +4 around 0: noise. */
+	const double noise[] = { 104, 116, 91, 113, 103, 99, 127, 101, 112, 88 };
+	/* +20 +- 2: a real cost. */
+	const double above[] = { 121, 139, 110, 132, 124, 116, 151, 119, 136, 104 };
+
+	paired_sets(&m, ref, below, ARRAY_SIZE(ref));
+	st_report_increment_text(&m, 1, ST_FIG_SETUP, text, sizeof(text));
+	assert_string_equal(text, "<0");
+	st_measurement_free(&m);
+
+	paired_sets(&m, ref, noise, ARRAY_SIZE(ref));
+	st_report_increment_text(&m, 1, ST_FIG_SETUP, text, sizeof(text));
+	assert_string_equal(text, "~0");
+	st_measurement_free(&m);
+
+	paired_sets(&m, ref, above, ARRAY_SIZE(ref));
+	st_report_increment_text(&m, 1, ST_FIG_SETUP, text, sizeof(text));
+	assert_true(text[0] != '-' && text[0] != '~' && text[0] != '<');
+	assert_true(atof(text) >= 18 && atof(text) <= 22);
+	st_measurement_free(&m);
+}
+
+/* The whole table: no increment cell of the fixture shows a negative number. */
+static void test_table_no_negative_increment(void **state)
+{
+	struct fixture *f = *state;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	struct st_error err = { 0 };
+
+	assert_non_null(out);
+	assert_int_equal(st_report_write_table(&f->r, out, 0, &err), 0);
+	fclose(out);
+	for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
+		char name[32], cells[5][32];
+
+		/* LAYER setup ready teardown +setup +teardown deferred last */
+		if (sscanf(line, "%31s %31s %31s %31s %31s %31s", name, cells[0], cells[1], cells[2],
+			   cells[3], cells[4]) != 6 || strcmp(name, "LAYER") == 0)
+			continue;
+		for (int c = 3; c < 5; c++)
+			assert_true(cells[c][0] != '-' || cells[c][1] == '\0');
+	}
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -810,6 +873,8 @@ int main(void)
 		T(test_csv_empty_cells),
 		T(test_csv_lists_unavailable),
 		T(test_csv_write_error),
+		T(test_table_increment_never_negative_cost),
+		T(test_table_no_negative_increment),
 	};
 
 	return cmocka_run_group_tests_name("report", tests, NULL, NULL);

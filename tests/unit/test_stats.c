@@ -176,6 +176,116 @@ static void test_samples_reserve_then_add(void **state)
 	st_samples_free(&s);
 }
 
+static void test_permutation(void **state)
+{
+	for (size_t n = 1; n <= 17; n++) {
+		uint64_t a = 42, b = 42;
+		size_t p[17], q[17];
+		int seen[17] = { 0 };
+
+		st_permute(p, n, &a);
+		st_permute(q, n, &b);
+		for (size_t i = 0; i < n; i++) {
+			assert_true(p[i] < n);
+			seen[p[i]]++;
+		}
+		/* Each index exactly once. */
+		for (size_t i = 0; i < n; i++)
+			assert_int_equal(seen[i], 1);
+		/* The same seed replays the same order, and leaves the same state. */
+		assert_memory_equal(p, q, n * sizeof(p[0]));
+		assert_true(a == b);
+	}
+}
+
+static void test_permutation_varies(void **state)
+{
+	uint64_t rng = 7;
+	size_t first[9], p[9];
+	int differs = 0, at0[9] = { 0 };
+
+	st_permute(first, 9, &rng);
+	/* Successive rounds get other orders, and every set goes first sometimes. */
+	for (int r = 0; r < 900; r++) {
+		st_permute(p, 9, &rng);
+		differs += memcmp(p, first, sizeof(p)) != 0;
+		at0[p[0]]++;
+	}
+	assert_true(differs > 890);
+	for (int i = 0; i < 9; i++)
+		assert_true(at0[i] > 50 && at0[i] < 150);
+}
+
+static void test_rng_below_bounds(void **state)
+{
+	uint64_t rng = 1;
+
+	for (int i = 0; i < 1000; i++)
+		assert_true(st_rng_below(&rng, 3) < 3);
+	assert_int_equal(st_rng_below(&rng, 1), 0);
+}
+
+/* Fixture rounds: a reference with drift and noise, x = ref + 10 + other noise. */
+static void shifted(double *x, double *ref, size_t n, double shift)
+{
+	uint64_t rng = 99;
+
+	for (size_t r = 0; r < n; r++) {
+		ref[r] = 100 + (double)r + (double)st_rng_below(&rng, 7);
+		x[r] = ref[r] + shift + (double)st_rng_below(&rng, 5) - 2.0;
+	}
+}
+
+static void test_paired_known_shift(void **state)
+{
+	double x[20], ref[20];
+	struct st_increment inc;
+
+	shifted(x, ref, 20, 10);
+	assert_int_equal(st_paired_increment(x, ref, 20, 1234, &inc), 0);
+	assert_int_equal(inc.n, 20);
+	assert_true(inc.ci_low <= 10 && 10 <= inc.ci_high);
+	assert_true(inc.ci_low > 0);
+	assert_true(inc.significant);
+	assert_true(inc.ci_low <= inc.median && inc.median <= inc.ci_high);
+}
+
+static void test_paired_identical(void **state)
+{
+	double x[20], ref[20];
+	struct st_increment inc;
+
+	shifted(x, ref, 20, 10);
+	assert_int_equal(st_paired_increment(ref, ref, 20, 1234, &inc), 0);
+	assert_near(inc.median, 0);
+	assert_true(inc.ci_low <= 0 && 0 <= inc.ci_high);
+	assert_false(inc.significant);
+}
+
+static void test_paired_noise_contains_zero(void **state)
+{
+	/* Differences of +-5 around 0: no increment to speak of. */
+	const double x[] = { 105, 95, 103, 97, 101, 99, 104, 96, 100, 102 };
+	const double ref[] = { 100, 100, 100, 100, 100, 100, 100, 100, 100, 100 };
+	struct st_increment a, b;
+
+	assert_int_equal(st_paired_increment(x, ref, 10, 5, &a), 0);
+	assert_true(a.ci_low < 0 && a.ci_high > 0);
+	assert_false(a.significant);
+	/* Seeded: the same seed gives the same interval. */
+	assert_int_equal(st_paired_increment(x, ref, 10, 5, &b), 0);
+	assert_near(a.ci_low, b.ci_low);
+	assert_near(a.ci_high, b.ci_high);
+}
+
+static void test_p95_meaningful(void **state)
+{
+	/* Below 41 samples the type-7 p95 interpolates between the two largest. */
+	assert_false(st_stats_p95_meaningful(20));
+	assert_false(st_stats_p95_meaningful(40));
+	assert_true(st_stats_p95_meaningful(41));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -188,6 +298,13 @@ int main(void)
 		cmocka_unit_test(test_input_not_modified),
 		cmocka_unit_test(test_samples_add_grows),
 		cmocka_unit_test(test_samples_reserve_then_add),
+		cmocka_unit_test(test_permutation),
+		cmocka_unit_test(test_permutation_varies),
+		cmocka_unit_test(test_rng_below_bounds),
+		cmocka_unit_test(test_paired_known_shift),
+		cmocka_unit_test(test_paired_identical),
+		cmocka_unit_test(test_paired_noise_contains_zero),
+		cmocka_unit_test(test_p95_meaningful),
 	};
 
 	return cmocka_run_group_tests_name("stats", tests, NULL, NULL);
