@@ -67,6 +67,7 @@ struct st_measurement {
 	uint64_t deferred_wait_ns; /* time spent waiting for the kernel's frees */
 	uint64_t drain_wait_ns;    /* untimed waits for earlier samples' frees */
 	uint64_t elapsed_ns;       /* the whole measurement */
+	uint64_t clock_read_ns;    /* one read of the monotonic clock, subtracted from each timing */
 	uint64_t seed;
 	/* No deferred figures: why (the lab could not be made), or 0. */
 	int deferred_errnum;

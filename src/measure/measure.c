@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "sandboxtime/clock.h"
+#include "sandboxtime/cycle.h"
 #include "sandboxtime/deferred.h"
 #include "sandboxtime/measure.h"
 #include "sandboxtime/signals.h"
@@ -215,6 +216,7 @@ int st_measure_run(const struct st_measure_config *cfg, struct st_measurement *m
 	if (ret == 0 && cfg->cold_ms)
 		ret = warm_pass(cfg, m, 1, &rng, err);
 	m->elapsed_ns = st_now_ns() - start;
+	m->clock_read_ns = st_clock_read_ns();
 	return ret;
 }
 

@@ -65,7 +65,7 @@ json_t *st_report_measurement_json(const struct st_measurement *m)
 {
 	return json_pack("{s:f,s:f,s:f,s:f,s:{s:b,s:o}}", "elapsed_us", st_ns_to_us(m->elapsed_ns),
 			 "deferred_wait_us", st_ns_to_us(m->deferred_wait_ns), "drain_wait_us",
-			 st_ns_to_us(m->drain_wait_ns), "clock_read_ns", (double)st_clock_read_ns(),
+			 st_ns_to_us(m->drain_wait_ns), "clock_read_ns", (double)m->clock_read_ns,
 			 "deferred", "available", !m->deferred_errnum, "reason",
 			 m->deferred_errnum ? json_string(m->deferred_reason) : json_null());
 }

@@ -215,6 +215,7 @@ static void build_measurement(struct st_measurement *m, int cold)
 	fill(&s->fig[ST_FIG_TEARDOWN_CPU], VALUES(20, 20, 20));
 	fill(&s->fig[ST_FIG_DEFERRED], VALUES(4000, 4000, 4000));
 	m->elapsed_ns = 2500000;
+	m->clock_read_ns = 25;
 	m->deferred_wait_ns = 1234567;
 }
 
