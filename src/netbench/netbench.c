@@ -118,17 +118,22 @@ int st_nb_pick_cpus(int *server_cpu, int *client_cpu)
 
 /*
  * Waits until @fd is readable or every pid in @pids has exited, whichever
- * comes first, polling the forwarded signals every NB_POLL_MS: 0 when done,
- * -ETIMEDOUT at @deadline_ns, -EINTR with *@signo on a signal. Exited
- * children are reaped into @status/@ru and their pid set to -1.
+ * comes first: 0 when done, -ETIMEDOUT at @deadline_ns, -EINTR with *@signo
+ * on a forwarded signal. Exited children are reaped into @status/@ru and their
+ * pid set to -1. While the children measure (@fd < 0), this process sleeps
+ * until SIGCHLD (blocked by the caller), a signal or the deadline: a parent
+ * that woke every few milliseconds would be a third task on the CPUs the two
+ * ends share, and it changed where the scheduler put them.
  */
 static int watch(int fd, pid_t *pids, int *status, struct rusage *ru, size_t n,
 		 uint64_t deadline_ns, int *signo)
 {
-	const struct timespec tick = { 0, NB_POLL_MS * 1000000L };
+	sigset_t set = *st_signals_forwarded();
 
+	sigaddset(&set, SIGCHLD);
 	for (;;) {
 		size_t alive = 0;
+		uint64_t now, left;
 		int sig;
 
 		if (fd >= 0) {
@@ -147,10 +152,14 @@ static int watch(int fd, pid_t *pids, int *status, struct rusage *ru, size_t n,
 		}
 		if (fd < 0 && alive == 0)
 			return 0;
-		if (st_now_ns() >= deadline_ns)
+		now = st_now_ns();
+		if (now >= deadline_ns)
 			return -ETIMEDOUT;
-		sig = sigtimedwait(st_signals_forwarded(), NULL, &tick);
-		if (sig > 0) {
+		/* The ready pipe wakes nobody: until it speaks, look every NB_POLL_MS. */
+		left = fd >= 0 ? NB_POLL_MS * 1000000ull : deadline_ns - now;
+		sig = sigtimedwait(&set, NULL,
+				   &(struct timespec){ (time_t)(left / 1000000000u), (long)(left % 1000000000u) });
+		if (sig > 0 && sig != SIGCHLD) {
 			*signo = sig;
 			return -EINTR;
 		}
@@ -175,11 +184,50 @@ static int read_result(int fd, struct st_nb_child_result *r, const char *who, in
 	return 0;
 }
 
-static int make_pipe(int fds[2], struct st_error *err)
+static void close_pair(int fd[2])
 {
-	if (pipe2(fds, O_CLOEXEC) < 0)
-		return st_error_set(err, errno, "netbench: pipe");
+	closep(&fd[0]);
+	closep(&fd[1]);
+}
+
+/* The server's "listening" pipe and each child's result pipe. */
+struct run_pipes {
+	int ready[2], srv[2], cli[2];
+};
+
+static void run_pipes_close(struct run_pipes *p)
+{
+	close_pair(p->ready);
+	close_pair(p->srv);
+	close_pair(p->cli);
+}
+
+static int make_pipes(struct run_pipes *p, struct st_error *err)
+{
+	int *all[] = { p->ready, p->srv, p->cli };
+
+	for (size_t i = 0; i < ARRAY_SIZE(all); i++)
+		if (pipe2(all[i], O_CLOEXEC) < 0)
+			return st_error_set(err, errno, "netbench: pipe");
 	return 0;
+}
+
+/* How long a run should take; the watchdog adds NB_WATCHDOG_SLACK_NS. */
+static double expected_s(const struct st_nb_config *cfg)
+{
+	double s = st_nb_warmup_s(cfg->duration_s) + cfg->duration_s;
+
+	if (cfg->rr)
+		s += cfg->duration_s + ST_NB_RR_WARMUP_MAX_S;
+	if (cfg->udp)
+		s += st_nb_warmup_s(cfg->duration_s) + cfg->duration_s + 1.0;
+	return s;
+}
+
+/* Undoes the caller's SIGCHLD block (see watch). */
+static void restore_mask(sigset_t *old)
+{
+	sigprocmask(SIG_SETMASK, old, NULL);
 }
 
 static int stop_reason(int ret, int what_started, struct st_error *err)
@@ -252,53 +300,46 @@ static int fill_run(const struct st_nb_child_result *sr, const struct st_nb_chil
 int st_nb_run_once(const struct st_nb_config *cfg, const struct st_nb_endpoint *ep,
 		   struct st_nb_run *run, int *signo, struct st_error *err)
 {
-	_cleanup_close_ int ready_rd = -1, ready_wr = -1, srv_rd = -1, srv_wr = -1, cli_rd = -1,
-			    cli_wr = -1;
+	_cleanup_(run_pipes_close) struct run_pipes p = { { -1, -1 }, { -1, -1 }, { -1, -1 } };
 	_cleanup_pid_ pid_t server = -1;
 	_cleanup_pid_ pid_t client = -1;
 	_cleanup_free_ struct st_nb_child_result *sr = calloc(1, sizeof(*sr));
 	_cleanup_free_ struct st_nb_child_result *cr = calloc(1, sizeof(*cr));
-	double expected_s = st_nb_warmup_s(cfg->duration_s) + cfg->duration_s;
+	sigset_t chld;
+	_cleanup_(restore_mask) sigset_t old;
 	pid_t pids[2];
 	int status[2] = { 0, 0 };
 	struct rusage ru[2];
-	int fds[2], ret;
+	char c;
+	int ret;
 
 	memset(run, 0, sizeof(*run));
 	memset(ru, 0, sizeof(ru));
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &chld, &old);
 	if (!sr || !cr)
 		return st_error_set(err, ENOMEM, "netbench: results");
-	if (cfg->rr)
-		expected_s += cfg->duration_s + ST_NB_RR_WARMUP_MAX_S;
-	if (cfg->udp)
-		expected_s += st_nb_warmup_s(cfg->duration_s) + cfg->duration_s + 1.0;
-	if (make_pipe(fds, err) < 0)
+	if (make_pipes(&p, err) < 0)
 		return -err->errnum;
-	ready_rd = fds[0], ready_wr = fds[1];
-	if (make_pipe(fds, err) < 0)
-		return -err->errnum;
-	srv_rd = fds[0], srv_wr = fds[1];
-	if (make_pipe(fds, err) < 0)
-		return -err->errnum;
-	cli_rd = fds[0], cli_wr = fds[1];
 
 	server = st_fork_child(err);
 	if (server < 0)
 		return server;
 	if (server == 0)
-		st_nb_server_main(cfg, ep, ready_wr, srv_wr);
-	closep(&ready_wr);
+		st_nb_server_main(cfg, ep, p.ready[1], p.srv[1]);
+	closep(&p.ready[1]);
 	/* "r" once listening; EOF if the server failed first (its result says why). */
 	pids[0] = server, pids[1] = -1;
-	ret = watch(ready_rd, pids, status, ru, 1, st_now_ns() + NB_WATCHDOG_SLACK_NS, signo);
+	ret = watch(p.ready[0], pids, status, ru, 1, st_now_ns() + NB_WATCHDOG_SLACK_NS, signo);
 	if (ret < 0)
 		return stop_reason(ret, 0, err);
-	if (pids[0] < 0 || read_all(ready_rd, fds, 1) != 1) {
-		closep(&srv_wr);
+	if (pids[0] < 0 || read_all(p.ready[0], &c, 1) != 1) {
+		closep(&p.srv[1]);
 		if (pids[0] > 0 && st_reap_usage(server, &status[0], NULL, err) < 0)
 			return -err->errnum;
 		take_pid(&server);
-		ret = read_result(srv_rd, sr, "server", status[0], err);
+		ret = read_result(p.srv[0], sr, "server", status[0], err);
 		return ret < 0 ? ret : st_error_set(err, EPROTO, "server: ended before listening");
 	}
 
@@ -306,12 +347,12 @@ int st_nb_run_once(const struct st_nb_config *cfg, const struct st_nb_endpoint *
 	if (client < 0)
 		return client;
 	if (client == 0)
-		st_nb_client_main(cfg, ep, cli_wr);
-	closep(&srv_wr);
-	closep(&cli_wr);
+		st_nb_client_main(cfg, ep, p.cli[1]);
+	closep(&p.srv[1]);
+	closep(&p.cli[1]);
 	pids[0] = server, pids[1] = client;
 	ret = watch(-1, pids, status, ru, 2,
-		    st_now_ns() + st_nb_s_to_ns(expected_s) + NB_WATCHDOG_SLACK_NS, signo);
+		    st_now_ns() + st_nb_s_to_ns(expected_s(cfg)) + NB_WATCHDOG_SLACK_NS, signo);
 	/* Reaped children are no longer ours to kill. */
 	if (pids[0] < 0)
 		take_pid(&server);
@@ -319,11 +360,10 @@ int st_nb_run_once(const struct st_nb_config *cfg, const struct st_nb_endpoint *
 		take_pid(&client);
 	if (ret < 0)
 		return stop_reason(ret, 1, err);
-	ret = read_result(cli_rd, cr, "client", status[1], err);
+	ret = read_result(p.cli[0], cr, "client", status[1], err);
 	if (ret == 0)
-		ret = read_result(srv_rd, sr, "server", status[0], err);
+		ret = read_result(p.srv[0], sr, "server", status[0], err);
 	if (ret < 0)
 		return ret;
-
 	return fill_run(sr, cr, run, ru, err);
 }

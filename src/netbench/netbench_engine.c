@@ -19,7 +19,6 @@
 #include "sandboxtime/netbench_engine.h"
 
 #define NB_PORT 5201
-#define NB_RECV_BUF (256u << 10)
 
 /* UDP datagrams carry their phase, so that the receiver counts only the measured ones. */
 enum { UDP_WARM = 0x6e627731, UDP_MEASURED = 0x6e62776d, UDP_END = 0x6e627765 };
@@ -107,16 +106,32 @@ static void close_all(int *fds, size_t n)
 }
 
 /*
- * Reads every connection to its EOF in this one process (one core at most).
- * One connection reads blocking, like any single-stream tool; several read
- * with MSG_DONTWAIT in turn, and poll only when none had data.
+ * A buffer of @size bytes on a page boundary: the reference tool (iperf3)
+ * reads and writes from mmap'd, page-aligned buffers, and copies between user
+ * and kernel cost more on some CPUs when they start off a cache line.
  */
-static int serve_stream(int lfd, unsigned int n, struct st_nb_child_result *r, struct st_error *err)
+static char *io_buffer(size_t size)
 {
-	_cleanup_free_ char *buf = malloc(NB_RECV_BUF);
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+
+	return aligned_alloc(page, (size + page - 1) / page * page);
+}
+
+/*
+ * Reads every connection to its EOF in this one process (one core at most),
+ * in reads of @size bytes (the writer's size, as iperf3 reads its -l), with
+ * MSG_DONTWAIT in turn, and sleeps in poll only when none had data. Even one
+ * connection is read this way: the scheduler then sees the receiver sleep
+ * and wake as iperf3's does (in select, never inside recv), and places the
+ * two ends alike (docs/bench-notes/netbench-iperf3.md).
+ */
+static int serve_stream(int lfd, unsigned int n, size_t size, struct st_nb_child_result *r,
+			struct st_error *err)
+{
+	_cleanup_free_ char *buf = io_buffer(size);
 	struct pollfd pfd[ST_NB_MAX_STREAMS];
 	int fds[ST_NB_MAX_STREAMS];
-	int flags = n > 1 ? MSG_DONTWAIT : 0, ret = 0;
+	int ret = 0;
 	unsigned int open_n = 0;
 
 	if (!buf)
@@ -139,7 +154,7 @@ static int serve_stream(int lfd, unsigned int n, struct st_nb_child_result *r, s
 
 			if (fds[i] < 0)
 				continue;
-			got = recv(fds[i], buf, NB_RECV_BUF, flags);
+			got = recv(fds[i], buf, size, MSG_DONTWAIT);
 			if (got < 0 && (errno == EINTR || errno == EAGAIN))
 				continue;
 			if (got < 0) {
@@ -293,7 +308,7 @@ _noreturn_ void st_nb_server_main(const struct st_nb_config *cfg, const struct s
 	if (write_all(ready_fd, "r", 1) < 0)
 		_exit(1);
 	close(ready_fd);
-	r.ret = serve_stream(lfd, cfg->streams, &r, &r.err);
+	r.ret = serve_stream(lfd, cfg->streams, cfg->size, &r, &r.err);
 	note_cpu(&r);
 	if (r.ret == 0 && cfg->udp)
 		r.ret = serve_udp(ufd, &r, &r.err);
@@ -319,14 +334,15 @@ static int connect_server(const struct st_nb_endpoint *ep, int *out, struct st_e
 
 /*
  * Writes @buf to every connection over and over until @until_ns, counting
- * each one's bytes in @conn (as warm-up or measured). One connection writes
- * blocking; several write with MSG_DONTWAIT in turn and poll only when none
- * could take more.
+ * each one's bytes in @conn (as warm-up or measured), with MSG_DONTWAIT in
+ * turn, sleeping in poll only when none could take more: iperf3's loop (select,
+ * then non-blocking writes), also for one connection, for the reason given at
+ * serve_stream.
  */
 static int send_until(struct pollfd *pfd, struct st_nb_conn_count *conn, unsigned int n, int warm,
 		      const char *buf, size_t size, uint64_t until_ns, struct st_error *err)
 {
-	int flags = MSG_NOSIGNAL | (n > 1 ? MSG_DONTWAIT : 0);
+	const int flags = MSG_NOSIGNAL | MSG_DONTWAIT;
 	uint64_t now;
 
 	while ((now = st_now_ns()) < until_ns) {
@@ -392,7 +408,7 @@ static int finish_streams(struct pollfd *pfd, unsigned int n, struct st_nb_child
 static int client_stream(const struct st_nb_config *cfg, const struct st_nb_endpoint *ep,
 			 struct st_nb_child_result *r, struct st_error *err)
 {
-	_cleanup_free_ char *buf = malloc(cfg->size);
+	_cleanup_free_ char *buf = io_buffer(cfg->size);
 	struct pollfd pfd[ST_NB_MAX_STREAMS];
 	int fds[ST_NB_MAX_STREAMS];
 	unsigned int n = cfg->streams;
