@@ -138,7 +138,8 @@ st_start() {
 			</dev/null >"$ST_OUT" 2>"$ST_ERR" &
 	fi
 	ST_JOB=$!
-	for i in $(seq 200); do
+	# (an arithmetic loop: a caller's IFS must not turn $(seq) into one word)
+	for ((i = 0; i < 200; i++)); do
 		[ -s "$ST_DIR/pid" ] && break
 		sleep 0.025
 	done
@@ -174,7 +175,7 @@ st_leftovers() {
 	local i pid
 	ST_LEFT=
 	[ -n "$1" ] || return 0
-	for i in $(seq 40); do
+	for ((i = 0; i < 40; i++)); do
 		ST_LEFT=$(st_session_procs "$1")
 		[ -z "$ST_LEFT" ] && return 0
 		sleep 0.05
@@ -263,7 +264,7 @@ now_ms() { echo $(($(date +%s%N) / 1000000)); }
 # wait_file FILE [TENTHS]: waits until FILE exists (default: up to 10 s).
 wait_file() {
 	local i
-	for i in $(seq "${2:-100}"); do
+	for ((i = 0; i < ${2:-100}; i++)); do
 		[ -e "$1" ] && return 0
 		sleep 0.1
 	done

@@ -176,13 +176,13 @@ t_unwritable_watch() {
 
 # t_usage MODE NAMES ARG...: exit 125, the usage error naming NAMES (|-separated).
 t_usage() {
-	local mode=$1 names=$2; shift 2
-	local IFS='|'
+	local mode=$1 names
+	IFS='|' read -r -a names <<<"$2"
+	shift 2
 	st_run "$mode" "$@" || return 1
 	expect_rc 125 || return 1
 	expect_error_line usage || return 1
-	# shellcheck disable=SC2086
-	expect_error_names $names
+	expect_error_names "${names[@]}"
 }
 
 each_mode "--textfile writes valid Prometheus text, nothing on stdout" t_textfile_once
