@@ -20,18 +20,26 @@
 # user namespace), so all three tools measure from the same place.
 #
 # Environment: BENCH_NB_ROUNDS (5), BENCH_NB_DURATION (2 s per measurement),
-# BENCH_NB_PATHS (host,veth,bridge,host-to-sandbox,macvlan), BENCH_NB_PIN (1: pin
-# server and client to CPUs 0 and 1 for every tool: --cpu-pin, taskset).
+# BENCH_NB_PATHS (host,veth,bridge,host-to-sandbox,macvlan), BENCH_NB_PIN:
+# "both" (the default: every round measures each path unpinned, as users run
+# netbench, and pinned), 0 (unpinned only) or 1 (pinned only: server and client
+# on CPUs 0 and 1 for every tool, --cpu-pin and taskset). Unpinned, the
+# scheduler decides whether the two ends share a CPU, and that alone moves
+# loopback throughput by 20% or more; pinned hides how each tool's ends are
+# woken and placed. So both, in the same rounds.
+# Within a round the tool that goes first alternates (netbench, then iperf3 on
+# odd rounds; iperf3 first on even ones), and so does the placement mode.
 #
-# Writes OUTDIR/raw/* (every tool's own output) and OUTDIR/netbench-peers.json
-# and .md (bench/netbench_peers.py: medians, spread, ratios).
+# Writes OUTDIR/raw/MODE/* (every tool's own output, MODE unpinned or pinned)
+# and OUTDIR/netbench-peers.json and .md (bench/netbench_peers.py: medians of
+# per-round ratios, spread, per mode).
 set -euo pipefail
 export LC_ALL=C
 
 ROUNDS=${BENCH_NB_ROUNDS:-5}
 DUR=${BENCH_NB_DURATION:-2}
 PATHS=${BENCH_NB_PATHS:-host,veth,bridge,host-to-sandbox,macvlan}
-PIN=${BENCH_NB_PIN:-1}
+PIN=${BENCH_NB_PIN:-both}
 IPERF_PORT=5301
 SOCKPERF_PORT=11111
 
@@ -48,6 +56,10 @@ if [ "${1:-}" != --inside ]; then
 			{ echo "netbench bench: $tool is missing (.ci/install-deps bench)" >&2; exit 1; }
 	done
 	BIN=$(realpath "$1")
+	case $PIN in
+	both | 0 | 1) ;;
+	*) echo "netbench bench: BENCH_NB_PIN must be both, 0 or 1" >&2; exit 2 ;;
+	esac
 	mkdir -p "$2/raw"
 	OUT=$(realpath "$2")
 	HERE=$(cd "$(dirname "$0")" && pwd)
@@ -59,6 +71,7 @@ if [ "${1:-}" != --inside ]; then
 		echo "cpus=$(nproc)"
 		echo "uid=$(id -u)"
 		echo "rounds=$ROUNDS duration=$DUR pin=$PIN"
+		echo "commit=$(git -C "$HERE/.." rev-parse --short HEAD 2>/dev/null || echo unknown)"
 		echo "iperf3=$(iperf3 --version | head -1)"
 		echo "sockperf=$(sockperf --version 2>&1 | head -1)"
 		echo "sandboxtime=$("$BIN" --version)"
@@ -73,6 +86,7 @@ fi
 shift
 BIN=$1
 OUT=$2
+PIN_MODES=$PIN
 PIDS=()
 SERVER=
 
@@ -212,14 +226,42 @@ for p in "${paths[@]}"; do
 	esac
 done
 
-# Rounds interleave paths and tools, each round starting one path later.
+case $PIN_MODES in
+both) modes=(unpinned pinned) ;;
+0) modes=(unpinned) ;;
+1) modes=(pinned) ;;
+esac
+for m in "${modes[@]}"; do mkdir -p "$OUT/raw/$m"; done
+
+# One path in one placement mode: the three tools, the first one alternating by round.
+measure() {
+	local p=$1 m=$2 r=$3 dir=$OUT/raw/$2
+	PIN=0
+	[ "$m" = pinned ] && PIN=1
+	echo "round $r/$ROUNDS: $p $m" >&2
+	if ((r % 2)); then
+		run_netbench "$p" "$dir/netbench-$p-$r.json"
+		run_iperf3 "$p" "$dir/iperf3-$p-$r.json"
+	else
+		run_iperf3 "$p" "$dir/iperf3-$p-$r.json"
+		run_netbench "$p" "$dir/netbench-$p-$r.json"
+	fi
+	run_sockperf "$p" "$dir/sockperf-$p-$r.txt"
+}
+
+# Rounds interleave paths, modes and tools, each round starting one path later
+# and, with both modes, alternating which mode goes first.
 n=${#paths[@]}
 for ((r = 1; r <= ROUNDS; r++)); do
 	for ((k = 0; k < n; k++)); do
 		p=${paths[$(((k + r) % n))]}
-		echo "round $r/$ROUNDS: $p" >&2
-		run_netbench "$p" "$OUT/raw/netbench-$p-$r.json"
-		run_iperf3 "$p" "$OUT/raw/iperf3-$p-$r.json"
-		run_sockperf "$p" "$OUT/raw/sockperf-$p-$r.txt"
+		if ((${#modes[@]} == 2 && r % 2 == 0)); then
+			order=("${modes[1]}" "${modes[0]}")
+		else
+			order=("${modes[@]}")
+		fi
+		for m in "${order[@]}"; do
+			measure "$p" "$m" "$r"
+		done
 	done
 done

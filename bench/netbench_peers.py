@@ -1,10 +1,14 @@
 #!/usr/bin/env python3
 """bench/netbench_peers.py OUTDIR: the side-by-side of bench/netbench.sh.
 
-Reads OUTDIR/raw/{netbench,iperf3}-PATH-ROUND.json and sockperf-PATH-ROUND.txt
-and writes OUTDIR/netbench-peers.json and OUTDIR/netbench-peers.md: per path
-and tool the median and spread (min-max) over the rounds, sandboxtime's
-median over the peer's, and each tool's host/bridge ratios.
+Reads OUTDIR/raw/MODE/{netbench,iperf3}-PATH-ROUND.json and
+sockperf-PATH-ROUND.txt (MODE: unpinned, pinned; a run of an older
+bench/netbench.sh has them in OUTDIR/raw itself, read as "pinned") and writes
+OUTDIR/netbench-peers.json and OUTDIR/netbench-peers.md: per mode, path and
+tool the median and spread (min-max) over the rounds, the median of the
+per-round ratios sandboxtime/peer (the figure to read: a round's tools ran
+back to back, so load that drifts slower than a round cancels), and each
+tool's host/veth and host/bridge ratios.
 
 Throughput: sandboxtime's Gbit/s against iperf3's sum_received (both one TCP
 connection, 128 KiB writes, 1 s warm-up not counted). Latency: sandboxtime's
@@ -21,10 +25,10 @@ import sys
 PATHS = ["host", "veth", "bridge", "host-to-sandbox", "macvlan"]
 
 
-def rounds(out, tool, path, ext):
+def rounds(raw, tool, path, ext):
     # Exactly PATH and a round number: "host-*" would take host-to-sandbox's files too.
     want = re.compile(re.escape(f"{tool}-{path}-") + r"(\d+)\." + re.escape(ext) + "$")
-    files = [f for f in glob.glob(os.path.join(out, "raw", f"{tool}-*.{ext}"))
+    files = [f for f in glob.glob(os.path.join(raw, f"{tool}-*.{ext}"))
              if want.match(os.path.basename(f))]
     return sorted(files, key=lambda f: int(want.match(os.path.basename(f)).group(1)))
 
@@ -58,16 +62,14 @@ def spread(values):
             "n": len(values), "samples": values}
 
 
-def main():
-    out = sys.argv[1]
-    facts = dict(l.rstrip("\n").split("=", 1) for l in open(os.path.join(out, "facts.txt")) if "=" in l)
+def mode_results(raw):
     res = {}
     for path in PATHS:
-        nb = [netbench(f) for f in rounds(out, "netbench", path, "json")]
+        nb = [netbench(f) for f in rounds(raw, "netbench", path, "json")]
         if not nb:
             continue
-        ip = [iperf3(f) for f in rounds(out, "iperf3", path, "json")]
-        sp = [sockperf(f) for f in rounds(out, "sockperf", path, "txt")]
+        ip = [iperf3(f) for f in rounds(raw, "iperf3", path, "json")]
+        sp = [sockperf(f) for f in rounds(raw, "sockperf", path, "txt")]
         res[path] = {
             "sandboxtime_gbps": spread([r["gbps"] for r in nb]),
             "iperf3_gbps": spread([r["gbps"] for r in ip]),
@@ -90,25 +92,54 @@ def main():
         r["latency_over_sockperf"] = r["sandboxtime_p50_us"]["median"] / r["sockperf_p50_us"]["median"]
 
     ratios = {}
+    if "host" in res and "veth" in res:
+        h, v = res["host"], res["veth"]
+        ratios["throughput_host_over_veth"] = {
+            "sandboxtime": h["sandboxtime_gbps"]["median"] / v["sandboxtime_gbps"]["median"],
+            "iperf3": h["iperf3_gbps"]["median"] / v["iperf3_gbps"]["median"]}
     if "host" in res and "bridge" in res:
         h, b = res["host"], res["bridge"]
-        ratios = {
+        ratios.update({
             "throughput_host_over_bridge": {
                 "sandboxtime": h["sandboxtime_gbps"]["median"] / b["sandboxtime_gbps"]["median"],
                 "iperf3": h["iperf3_gbps"]["median"] / b["iperf3_gbps"]["median"]},
             "latency_bridge_over_host": {
                 "sandboxtime": b["sandboxtime_p50_us"]["median"] / h["sandboxtime_p50_us"]["median"],
                 "sockperf": b["sockperf_p50_us"]["median"] / h["sockperf_p50_us"]["median"]},
-        }
-    json.dump({"facts": facts, "paths": res, "ratios": ratios},
-              open(os.path.join(out, "netbench-peers.json"), "w"), indent=2)
+        })
+    return res, ratios
 
-    def sp(s, fmt="{:.2f}"):
-        if not s:
-            return "—"
-        return (fmt + " (" + fmt + "–" + fmt + ")").format(s["median"], s["min"], s["max"])
 
+def modes(out, facts):
+    """{mode: raw directory}: raw/unpinned and raw/pinned, or raw itself (older runs, one mode)."""
+    found = {m: os.path.join(out, "raw", m) for m in ("unpinned", "pinned")
+             if os.path.isdir(os.path.join(out, "raw", m))}
+    old = "unpinned" if re.search(r"\bpin=0\b", facts.get("rounds", "")) else "pinned"
+    return found or {old: os.path.join(out, "raw")}
+
+
+def main():
+    out = sys.argv[1]
+    facts = dict(l.rstrip("\n").split("=", 1) for l in open(os.path.join(out, "facts.txt")) if "=" in l)
+    doc = {"facts": facts, "modes": {}}
     md = []
+    for mode, raw in modes(out, facts).items():
+        res, ratios = mode_results(raw)
+        doc["modes"][mode] = {"paths": res, "ratios": ratios}
+        md += mode_markdown(mode, res, ratios)
+    json.dump(doc, open(os.path.join(out, "netbench-peers.json"), "w"), indent=2)
+    open(os.path.join(out, "netbench-peers.md"), "w").write("\n".join(md) + "\n")
+    print("\n".join(md))
+
+
+def sp(s, fmt="{:.2f}"):
+    if not s:
+        return "—"
+    return (fmt + " (" + fmt + "–" + fmt + ")").format(s["median"], s["min"], s["max"])
+
+
+def mode_markdown(mode, res, ratios):
+    md = [f"### {mode}", ""]
     md.append("| path | MTU | sandboxtime Gbit/s | iperf3 Gbit/s | ratio | sandboxtime p50 µs | "
               "sockperf p50 µs | ratio | retransmits (median) sandboxtime / iperf3 |")
     md.append("|---|---:|---|---|---:|---|---|---:|---|")
@@ -125,14 +156,18 @@ def main():
     for path, r in res.items():
         md.append("| {} | {} | {} |".format(path, sp(r["paired_throughput_over_iperf3"]),
                                             sp(r["paired_latency_over_sockperf"])))
-    if ratios:
+    md.append("")
+    if "throughput_host_over_veth" in ratios:
+        t = ratios["throughput_host_over_veth"]
+        md.append("host/veth throughput: sandboxtime {:.2f}, iperf3 {:.2f}.".format(
+            t["sandboxtime"], t["iperf3"]))
+    if "throughput_host_over_bridge" in ratios:
         t, l = ratios["throughput_host_over_bridge"], ratios["latency_bridge_over_host"]
-        md.append("")
         md.append("host/bridge throughput: sandboxtime {:.2f}, iperf3 {:.2f}; bridge/host latency: "
                   "sandboxtime {:.2f}, sockperf {:.2f}.".format(t["sandboxtime"], t["iperf3"],
                                                              l["sandboxtime"], l["sockperf"]))
-    open(os.path.join(out, "netbench-peers.md"), "w").write("\n".join(md) + "\n")
-    print("\n".join(md))
+    md.append("")
+    return md
 
 
 main()

@@ -9,7 +9,7 @@
 # suite short.
 source "$(dirname "$0")/../lib.sh" "$1"
 
-plan 21
+plan 22
 
 NB_FAST=(netbench --duration=0.3 --repeat=1)
 
@@ -184,6 +184,37 @@ if is_root; then
 	ok "netbench leaves no network namespace after a full run [root]" t_no_netns_after_run
 else
 	skip "netbench leaves no network namespace after a full run [root]" "lsns sees every namespace only as root"
+fi
+
+# How the stream is read and written, and how the parent waits (see
+# docs/bench-notes/netbench-iperf3.md): both ends in units of --size with
+# MSG_DONTWAIT, sleeping in poll, never blocking inside recv or send, and
+# the parent sleeping until SIGCHLD instead of waking on a short tick.
+t_stream_io() {
+	local dir
+	dir=$(st_scratch) || return 1
+	# -ff: one file per process, so that no call is split into unfinished/resumed.
+	strace -ff -qq -o "$dir/t" -e trace=sendto,recvfrom,rt_sigtimedwait \
+		"$ST_BIN" netbench --duration=0.3 --repeat=1 --paths=host --no-rr --size=65536 -q ||
+		{ echo "netbench under strace failed"; return 1; }
+	cat "$dir"/t.* >"$dir/trace"
+	grep -Eq 'recvfrom\([0-9]+, .*, 65536, MSG_DONTWAIT,' "$dir/trace" ||
+		{ echo "no non-blocking read of --size bytes:"; grep -m5 recvfrom "$dir/trace"; return 1; }
+	grep -Eq 'sendto\([0-9]+, .*, 65536, MSG_DONTWAIT\|MSG_NOSIGNAL,' "$dir/trace" ||
+		{ echo "no non-blocking write of --size bytes:"; grep -m5 sendto "$dir/trace"; return 1; }
+	if grep -Eq '(recvfrom|sendto)\([0-9]+, .*, 65536, (0|MSG_NOSIGNAL),' "$dir/trace"; then
+		echo "a blocking stream read or write:"; grep -Em5 ', 65536, (0|MSG_NOSIGNAL),' "$dir/trace"
+		return 1
+	fi
+	grep -Eq 'rt_sigtimedwait\(\[[^]]*CHLD' "$dir/trace" ||
+		{ echo "the parent does not wait for SIGCHLD:"; grep -m5 rt_sigtimedwait "$dir/trace"; return 1; }
+}
+if ! is_root; then
+	skip "netbench streams in --size units without blocking; the parent sleeps until SIGCHLD [root]" "runs the binary under strace directly, as root"
+elif ! command -v strace >/dev/null; then
+	skip "netbench streams in --size units without blocking; the parent sleeps until SIGCHLD [root]" "strace is missing (.ci/install-deps bench)"
+else
+	ok "netbench streams in --size units without blocking; the parent sleeps until SIGCHLD [root]" t_stream_io
 fi
 
 # The host's interfaces are untouched: no nb* or 10.217.* appears in the host's namespace.

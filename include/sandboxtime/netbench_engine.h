@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef SANDBOXTIME_NETBENCH_ENGINE_H
+#define SANDBOXTIME_NETBENCH_ENGINE_H
+
+#include <stdint.h>
+
+#include "sandboxtime/compiler.h"
+#include "sandboxtime/netbench.h"
+
+/*
+ * The measuring processes of one run (netbench_engine.c) and what they send
+ * back to the parent (netbench.c), which forks them and reads their results.
+ */
+
+/* Latency phase: warm-up before it, at most this long (a quarter of --duration below). */
+#define ST_NB_RR_WARMUP_MAX_S 0.2
+
+/* One connection of the stream as one end saw it; the two ends match by the client's port. */
+struct st_nb_conn_count {
+	uint16_t port;        /* the client's port */
+	uint64_t warm_bytes;  /* client: unmeasured bytes sent first */
+	uint64_t bytes;       /* client: measured bytes sent; server: every byte received */
+	uint64_t t_eof_ns;    /* server: EOF of this connection */
+};
+
+/* What a child sends back through its result pipe, once, before _exit. */
+struct st_nb_child_result {
+	int ret; /* 0 or -errno, with err */
+	struct st_error err;
+	unsigned int nconn;
+	struct st_nb_conn_count conn[ST_NB_MAX_STREAMS];
+	uint64_t t_start_ns;  /* client: start of the measured stream */
+	unsigned int retransmits;
+	unsigned int dsack_dups; /* client: retransmits the receiver reported it had already */
+	unsigned int reord_seen; /* client: reordering events the sender detected */
+	unsigned int mtu;
+	struct st_nb_udp udp; /* client: the sent side; server: the received side */
+	uint64_t rr_ns;
+	int so_busy_poll;
+	uint64_t cpus;        /* CPUs this child was seen on (sched_getcpu after each phase) */
+	struct st_hist hist;
+};
+
+static inline uint64_t st_nb_s_to_ns(double s)
+{
+	return (uint64_t)(s * 1e9);
+}
+
+/*
+ * The children's whole lives: into the path's namespace (and onto their CPU
+ * with --cpu-pin), measure, write one struct st_nb_child_result to
+ * @result_fd, _exit. The server writes "r" to @ready_fd once it listens.
+ */
+_noreturn_ void st_nb_server_main(const struct st_nb_config *cfg, const struct st_nb_endpoint *ep,
+				  int ready_fd, int result_fd);
+_noreturn_ void st_nb_client_main(const struct st_nb_config *cfg, const struct st_nb_endpoint *ep,
+				  int result_fd);
+
+#endif

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef SANDBOXTIME_NETBENCH_STATS_H
+#define SANDBOXTIME_NETBENCH_STATS_H
+
+#include <stdint.h>
+#include <sys/resource.h>
+
+#include "sandboxtime/histogram.h"
+#include "sandboxtime/stats.h"
+
+/*
+ * What netbench measured, per run and per path, and the arithmetic over it
+ * (netbench_stats.c): sums over runs, Gbit/s, loss, medians, ratios.
+ */
+
+/* The paths results are kept for, in the order reports list them. */
+enum st_nb_path {
+	ST_NB_HOST,
+	ST_NB_VETH,
+	ST_NB_BRIDGE,
+	ST_NB_HOST_TO_SANDBOX, /* client in the base namespace, server behind veth + bridge */
+	ST_NB_MACVLAN,         /* server and client on two bridge-mode macvlans of one parent */
+	ST_NB_PATH_COUNT,
+};
+
+/* --streams: parallel TCP connections; more only measures the scheduler on a small machine. */
+#define ST_NB_MAX_STREAMS 64
+
+/* One TCP connection of the stream, counted at both ends. */
+struct st_nb_stream {
+	uint64_t bytes_sent;     /* measured phase, counted by the sender */
+	uint64_t bytes_received; /* the same phase, counted by the receiver */
+	uint64_t ns;             /* sender's first measured byte to this connection's EOF */
+};
+
+/* The UDP stream of one run (--udp): datagrams the sender sent, the receiver counted. */
+struct st_nb_udp {
+	unsigned int datagram; /* payload bytes per datagram */
+	uint64_t sent_datagrams, sent_bytes;
+	uint64_t received_datagrams, received_bytes;
+	uint64_t send_ns; /* the sender's measured phase */
+};
+
+/* What one run on one path measured. */
+struct st_nb_run {
+	uint64_t bytes_sent;     /* measured phase, counted by the sender */
+	uint64_t bytes_received; /* the same phase, counted by the receiver */
+	uint64_t stream_ns;      /* sender's first measured byte to receiver's EOF */
+	double gbps;             /* bytes_received * 8 / stream_ns */
+	unsigned int retransmits; /* tcpi_total_retrans of the sender */
+	unsigned int dsack_dups;  /* tcpi_dsack_dups: retransmits the receiver had already (spurious) */
+	unsigned int reord_seen;  /* tcpi_reord_seen: reorderings the sender detected */
+	unsigned int mtu;        /* MTU of the client's interface (SIOCGIFMTU) */
+	unsigned int nstreams;
+	struct st_nb_stream streams[ST_NB_MAX_STREAMS];
+	struct st_nb_udp udp;
+	uint64_t rr_ns;          /* measured time of the request/response phase */
+	struct st_hist hist;     /* per-transaction latency */
+	int so_busy_poll;        /* both rr sockets took SO_BUSY_POLL */
+	uint64_t server_cpus, client_cpus; /* CPUs (< 64) each child was seen on */
+	struct rusage ru_server, ru_client;
+};
+
+/* Every run of one path, summed up for the report. */
+struct st_nb_path_result {
+	int measured;
+	struct st_samples gbps;   /* one per run, in measurement order */
+	uint64_t bytes_sent;      /* totals over the runs */
+	uint64_t bytes_received;
+	unsigned int retransmits;
+	unsigned int dsack_dups, reord_seen;
+	unsigned int mtu;
+	struct st_hist hist;      /* every run's transactions */
+	uint64_t rr_ns;
+	double server_cpu_s, client_cpu_s; /* user + system, over the runs */
+	double stream_gb;         /* decimal gigabytes received, over the runs */
+	unsigned int nstreams;
+	struct st_nb_stream streams[ST_NB_MAX_STREAMS]; /* each connection, summed over the runs */
+	struct st_nb_udp udp;     /* summed over the runs */
+	int so_busy_poll;         /* every run's rr sockets took SO_BUSY_POLL */
+	uint64_t server_cpus, client_cpus;
+};
+
+void st_nb_path_add_run(struct st_nb_path_result *p, const struct st_nb_run *run);
+
+/* Each > 1 means the namespace path costs that much more; NAN when unknown. */
+struct st_nb_ratios {
+	double throughput_host_over_veth;
+	double throughput_host_over_bridge;
+	double latency_veth_over_host;
+	double latency_bridge_over_host;
+	double throughput_host_over_host_to_sandbox;
+	double latency_host_to_sandbox_over_host;
+	double throughput_host_over_macvlan;
+	double latency_macvlan_over_host;
+};
+
+/* Median Gbit/s of a path, or NAN when it has none. */
+double st_nb_median_gbps(const struct st_nb_path_result *p);
+/* Gbit/s of one connection over the runs (bytes over time), or NAN. */
+double st_nb_stream_gbps(const struct st_nb_stream *s);
+/* UDP: the sender's and the receiver's Gbit/s over the sending time; lost share of datagrams. */
+double st_nb_udp_sent_gbps(const struct st_nb_udp *u);
+double st_nb_udp_received_gbps(const struct st_nb_udp *u);
+double st_nb_udp_loss(const struct st_nb_udp *u);
+/* p50 latency in microseconds, or NAN when no transaction was measured. */
+double st_nb_p50_us(const struct st_nb_path_result *p);
+void st_nb_ratios_compute(const struct st_nb_path_result paths[ST_NB_PATH_COUNT],
+			  struct st_nb_ratios *r);
+
+#endif
