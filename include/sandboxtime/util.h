@@ -16,6 +16,9 @@ int st_read_file(const char *path, char *buf, size_t len);
 /* Writes @data to @path in one write(2), as /proc and /sys files require. */
 int st_write_file(const char *path, const char *data);
 
+/* A close-on-exec pipe in *@rd and *@wr; -errno with @err set to @what ("bench: pipe"). */
+int st_pipe(int *rd, int *wr, const char *what, struct st_error *err);
+
 /*
  * Parses a decimal unsigned number in [min, max] for option @what; rejects
  * signs, trailing garbage and overflow. Returns 0 or -EINVAL with @err set.

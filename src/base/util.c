@@ -29,6 +29,17 @@ int st_read_file(const char *path, char *buf, size_t len)
 	return (int)used;
 }
 
+int st_pipe(int *rd, int *wr, const char *what, struct st_error *err)
+{
+	int fds[2];
+
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return st_error_set(err, errno, "%s", what);
+	*rd = fds[0];
+	*wr = fds[1];
+	return 0;
+}
+
 int st_write_file(const char *path, const char *data)
 {
 	_cleanup_close_ int fd = open(path, O_WRONLY | O_CLOEXEC);

@@ -13,6 +13,7 @@
 #include "sandboxtime/layer.h"
 #include "sandboxtime/signals.h"
 #include "sandboxtime/spawn.h"
+#include "sandboxtime/util.h"
 
 #define CALLS 100000u
 #define CPU_ITERATIONS (1u << 22)
@@ -238,12 +239,10 @@ static int sample(struct st_bench_syscall *b, struct st_bench_where *w, int reco
 	_cleanup_close_ int rd = -1, wr = -1;
 	_cleanup_pid_ pid_t pid = -1;
 	struct child_result r;
-	int fds[2], ret;
+	int ret;
 
-	if (pipe2(fds, O_CLOEXEC) < 0)
-		return st_error_set(err, errno, "bench: pipe");
-	rd = fds[0];
-	wr = fds[1];
+	if (st_pipe(&rd, &wr, "bench: pipe", err) < 0)
+		return -err->errnum;
 	pid = st_clone3(st_layer_flags(w->mask), err);
 	if (pid < 0)
 		return st_error_wrap(err, "bench: %s", w->name);

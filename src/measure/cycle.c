@@ -6,6 +6,7 @@
 #include "sandboxtime/clock.h"
 #include "sandboxtime/cycle.h"
 #include "sandboxtime/spawn.h"
+#include "sandboxtime/util.h"
 
 #define CLOCK_CALIBRATION_READS 257
 
@@ -121,17 +122,13 @@ int st_measure_cycle(uint64_t flags, struct st_cycle *out, struct st_error *err)
 	_cleanup_close_ int ready_rd = -1, ready_wr = -1, go_rd = -1, go_wr = -1;
 	_cleanup_pid_ pid_t pid = -1;
 	struct stamps s;
-	int fds[2], status, ret;
+	int status, ret;
 	char c;
 
-	if (pipe2(fds, O_CLOEXEC) < 0)
-		return st_error_set(err, errno, "pipe");
-	ready_rd = fds[0];
-	ready_wr = fds[1];
-	if (pipe2(fds, O_CLOEXEC) < 0)
-		return st_error_set(err, errno, "pipe");
-	go_rd = fds[0];
-	go_wr = fds[1];
+	if (st_pipe(&ready_rd, &ready_wr, "pipe", err) < 0)
+		return -err->errnum;
+	if (st_pipe(&go_rd, &go_wr, "pipe", err) < 0)
+		return -err->errnum;
 	st_clock_read_ns();
 	cpu_clock_read_ns();
 

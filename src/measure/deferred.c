@@ -230,16 +230,12 @@ static int run_helper(const struct lab *lab, unsigned int mask, struct result *r
 {
 	_cleanup_close_ int go_rd = -1, go_wr = -1, res_rd = -1, res_wr = -1;
 	_cleanup_pid_ pid_t pid = -1;
-	int fds[2], ret;
+	int ret;
 
-	if (pipe2(fds, O_CLOEXEC) < 0)
-		return st_error_set(err, errno, "pipe");
-	go_rd = fds[0];
-	go_wr = fds[1];
-	if (pipe2(fds, O_CLOEXEC) < 0)
-		return st_error_set(err, errno, "pipe");
-	res_rd = fds[0];
-	res_wr = fds[1];
+	if (st_pipe(&go_rd, &go_wr, "pipe", err) < 0)
+		return -err->errnum;
+	if (st_pipe(&res_rd, &res_wr, "pipe", err) < 0)
+		return -err->errnum;
 	pid = st_clone3(CLONE_NEWUSER, err);
 	if (pid < 0)
 		return st_error_wrap(err, "deferred probe helper");
@@ -431,22 +427,16 @@ int st_deferred_lab_open(struct st_deferred_lab *lab, struct st_error *err)
 			    res_wr = -1;
 	_cleanup_pid_ pid_t pid = -1;
 	struct result r;
-	int fds[2], ret;
+	int ret;
 
 	lab->pid = -1;
 	lab->req_wr = lab->res_rd = -1;
-	if (pipe2(fds, O_CLOEXEC) < 0)
-		return st_error_set(err, errno, "pipe");
-	go_rd = fds[0];
-	go_wr = fds[1];
-	if (pipe2(fds, O_CLOEXEC) < 0)
-		return st_error_set(err, errno, "pipe");
-	req_rd = fds[0];
-	req_wr = fds[1];
-	if (pipe2(fds, O_CLOEXEC) < 0)
-		return st_error_set(err, errno, "pipe");
-	res_rd = fds[0];
-	res_wr = fds[1];
+	if (st_pipe(&go_rd, &go_wr, "pipe", err) < 0)
+		return -err->errnum;
+	if (st_pipe(&req_rd, &req_wr, "pipe", err) < 0)
+		return -err->errnum;
+	if (st_pipe(&res_rd, &res_wr, "pipe", err) < 0)
+		return -err->errnum;
 	pid = st_clone3(CLONE_NEWUSER, err);
 	if (pid < 0) {
 		st_layer_hint_here(err, err->errnum, ST_LAYER_USER);

@@ -14,6 +14,7 @@
 #include "sandboxtime/nl.h"
 #include "sandboxtime/ns_user.h"
 #include "sandboxtime/spawn.h"
+#include "sandboxtime/util.h"
 
 /* What the worker sends per repetition: that round's steps, or why it failed. */
 struct round {
@@ -147,7 +148,7 @@ int st_net_steps_measure(enum st_net_mode mode, unsigned int mtu, int ipv6, int 
 	_cleanup_close_ int go_rd = -1, go_wr = -1, out_rd = -1, out_wr = -1;
 	_cleanup_pid_ pid_t pid = -1;
 	struct st_net_plan p;
-	int fds[2], ret;
+	int ret;
 
 	memset(out, 0, sizeof(*out));
 	out->repeat = repeat;
@@ -167,14 +168,10 @@ int st_net_steps_measure(enum st_net_mode mode, unsigned int mtu, int ipv6, int 
 	if (ipv6 && (st_ip6_parse("lab", "fd5b:7e1d:abff::1/64", &p.outside6, err) < 0 ||
 		     st_ip6_parse("lab", "fd5b:7e1d:abff::2/64", &p.inside6, err) < 0))
 		return -EINVAL;
-	if (pipe2(fds, O_CLOEXEC) < 0)
-		return st_error_set(err, errno, "net steps: pipe");
-	go_rd = fds[0];
-	go_wr = fds[1];
-	if (pipe2(fds, O_CLOEXEC) < 0)
-		return st_error_set(err, errno, "net steps: pipe");
-	out_rd = fds[0];
-	out_wr = fds[1];
+	if (st_pipe(&go_rd, &go_wr, "net steps: pipe", err) < 0)
+		return -err->errnum;
+	if (st_pipe(&out_rd, &out_wr, "net steps: pipe", err) < 0)
+		return -err->errnum;
 	pid = st_clone3(CLONE_NEWNET | (rootless ? CLONE_NEWUSER : 0), err);
 	if (pid < 0)
 		return st_error_wrap(err, "net steps");

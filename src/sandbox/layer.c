@@ -186,13 +186,10 @@ int st_layer_probe(unsigned int mask, int rootless, int errnums[ST_LAYER_COUNT],
 {
 	_cleanup_close_ int rd = -1, wr = -1;
 	_cleanup_pid_ pid_t pid = -1;
-	int fds[2];
 	ssize_t n;
 
-	if (pipe2(fds, O_CLOEXEC) < 0)
-		return st_error_set(err, errno, "probing namespaces: pipe");
-	rd = fds[0];
-	wr = fds[1];
+	if (st_pipe(&rd, &wr, "probing namespaces: pipe", err) < 0)
+		return -err->errnum;
 	pid = st_fork_child(err);
 	if (pid < 0)
 		return st_error_wrap(err, "probing namespaces");

