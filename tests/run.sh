@@ -7,6 +7,10 @@
 # A suite that dies, or whose count does not match its plan, counts as a
 # failure, so a crash cannot pass.
 #
+# ST_SUITES="test_cli netbench ..." (names without .sh, space or comma
+# separated) runs only those suites: for trying one change quickly; `make
+# check` and CI run every suite.
+#
 # A build made with SANITIZE= (its build-flags file says so) runs with the
 # sanitizers set to stop at the first report, with exit status 86, and to
 # write every report to a log directory as well: a report from any process,
@@ -18,6 +22,13 @@ passed=0 failed=0 skipped=0
 failures=()
 label=
 san_logs=
+
+# wanted NAME: true when ST_SUITES is empty or names NAME.
+wanted() {
+	[ -z "${ST_SUITES:-}" ] && return 0
+	case " ${ST_SUITES//,/ } " in *" $1 "*) return 0 ;; esac
+	return 1
+}
 
 run_suite() {
 	local name=$1; shift
@@ -83,12 +94,12 @@ for arg in "$@"; do
 	[ $# -gt 1 ] && label="$build/"
 	sanitize_env "$build"
 	for t in "$top/$build"/tests/test_*; do
-		[ -x "$t" ] || continue
+		[ -x "$t" ] && wanted "$(basename "$t")" || continue
 		run_suite "unit/$(basename "$t")" env CMOCKA_MESSAGE_OUTPUT=TAP "$t"
 	done
 	if [ "$arg" = "$build" ]; then
 		for t in "$top"/tests/integration/*.sh; do
-			[ -f "$t" ] || continue
+			[ -f "$t" ] && wanted "$(basename "$t" .sh)" || continue
 			run_suite "integration/$(basename "$t" .sh)" bash "$t" "$top/$build/sandboxtime"
 		done
 	fi
