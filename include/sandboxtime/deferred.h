@@ -8,12 +8,19 @@
 #include "sandboxtime/error.h"
 #include "sandboxtime/layer.h"
 
+/* How a drain made sure the kernel's last work was over once the count was zero. */
+enum st_settle {
+	ST_SETTLE_RCU,   /* two RCU grace periods (membarrier(MEMBARRIER_CMD_GLOBAL)) */
+	ST_SETTLE_SLEEP, /* membarrier refused: a 50 ms sleep */
+};
+
 struct st_deferred_sample {
 	uint64_t deferred_ns;              /* reap until the last type was freed */
 	int last_layer;                    /* that type */
 	uint64_t freed_ns[ST_LAYER_COUNT]; /* reap until each type was freed */
 	uint64_t call_ns[ST_LAYER_COUNT];  /* the successful unshare() itself */
 	uint64_t drain_ns;                 /* untimed wait for earlier samples' frees */
+	int settled_by;                    /* how the drain ended: ST_SETTLE_* */
 	uint64_t probes;                   /* unshare() probes that failed with ENOSPC */
 };
 
@@ -23,10 +30,11 @@ struct st_deferred_sample {
  * namespace a sample makes (the measured child's, the probes', the helper's
  * own) is owned, directly or through nested user namespaces, by that
  * helper's user namespace, and a user namespace is freed only after all it
- * owns; so the outer namespace's own count of user namespaces is zero exactly
- * when all the kernel's cleanup from earlier samples has finished. The lab
- * waits for that before each sample (untimed, reported as drain_ns), without
- * touching the host's limits.
+ * owns; so the outer namespace's own count of user namespaces is zero once
+ * every namespace of earlier samples is freed. The lab waits for that before
+ * each sample, then for two RCU grace periods, since the last RCU callbacks
+ * and work items of those frees still run after the count has dropped
+ * (untimed, reported as drain_ns), without touching the host's limits.
  */
 struct st_deferred_lab {
 	pid_t pid;

@@ -66,6 +66,8 @@ struct st_measurement {
 	size_t nsets;
 	uint64_t deferred_wait_ns; /* time spent waiting for the kernel's frees */
 	uint64_t drain_wait_ns;    /* untimed waits for earlier samples' frees */
+	unsigned int drains;       /* deferred samples drained before */
+	unsigned int drain_sleeps; /* of those, settled by a sleep (membarrier refused) */
 	uint64_t elapsed_ns;       /* the whole measurement */
 	uint64_t clock_read_ns;    /* one read of the monotonic clock, subtracted from each timing */
 	uint64_t seed;

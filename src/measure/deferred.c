@@ -3,7 +3,10 @@
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
+#include <linux/membarrier.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "sandboxtime/clock.h"
 #include "sandboxtime/cycle.h"
@@ -17,6 +20,9 @@
 /* Spin this long before sleeping between probes, so fast frees stay exact. */
 #define SPIN_NS (200ull * 1000ull)
 #define MAX_USER_NS "/proc/sys/user/max_user_namespaces"
+/* After the count drains: RCU grace periods of our own, or this sleep where membarrier is refused. */
+#define SETTLE_GRACE_PERIODS 2
+#define SETTLE_SLEEP_US 50000L
 /* Creating an ipc namespace: the fastest of this many tries. */
 #define CALIBRATION_TRIES 5
 
@@ -321,8 +327,31 @@ static int drained(const struct lab *lab, struct st_error *err)
 	return e == ENOSPC ? 1 : 0;
 }
 
-/* Waits, untimed, until no namespace of an earlier sample is counted. */
-static int drain(const struct lab *lab, uint64_t *waited, struct st_error *err)
+/*
+ * The count reaches zero before the kernel's last work for those namespaces
+ * is over: an ipc namespace's mqueue mount and superblock, for one, are freed
+ * by RCU callbacks and work items after its count has dropped. A grace period
+ * still running when the next sample's free asks for one makes that free wait
+ * for the rest of it too: ipc read 12-15 ms right after the count drained,
+ * against 6.5-8 ms for bench/clone_loop after 300 ms idle, and 6.9-7.2 ms
+ * after two grace periods of our own (docs/bench-notes/14-drain-settle.md).
+ * membarrier(MEMBARRIER_CMD_GLOBAL) is synchronize_rcu(); where it is
+ * refused, a sleep of a few grace periods stands in. Returns
+ * ST_SETTLE_SLEEP when it had to sleep, else ST_SETTLE_RCU.
+ */
+static int settle(void)
+{
+	for (int i = 0; i < SETTLE_GRACE_PERIODS; i++)
+		if (syscall(SYS_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0) < 0) {
+			sleep_us(SETTLE_SLEEP_US);
+			return ST_SETTLE_SLEEP;
+		}
+	return ST_SETTLE_RCU;
+}
+
+/* Waits, untimed, until no namespace of an earlier sample is counted, then settles. */
+static int drain(const struct lab *lab, uint64_t *waited, int *settled_by,
+		 struct st_error *err)
 {
 	uint64_t start = st_now_ns();
 	int ret = st_write_file(MAX_USER_NS, "1");
@@ -339,6 +368,8 @@ static int drain(const struct lab *lab, uint64_t *waited, struct st_error *err)
 		}
 		sleep_us(50);
 	}
+	if (ret == 0)
+		*settled_by = settle();
 	*waited = st_now_ns() - start;
 	if (st_write_file(MAX_USER_NS, lab->max_user) < 0 && ret == 0)
 		ret = st_error_set(err, errno, "restoring %s in the lab's user namespace",
@@ -350,7 +381,7 @@ static int lab_setup(struct lab *lab, struct st_error *err)
 {
 	struct result r;
 	uint64_t waited;
-	int ret;
+	int settled_by = ST_SETTLE_RCU, ret;
 
 	/* Sleeps of 20 us must not be stretched to the default 50 us slack. */
 	prctl(PR_SET_TIMERSLACK, 1UL);
@@ -371,7 +402,7 @@ static int lab_setup(struct lab *lab, struct st_error *err)
 		if (BLOCKING_TYPES & ST_LAYER_BIT(l))
 			lab->create_ns[l] = r.sample.call_ns[l];
 	/* Nothing of the calibration may weigh on the first sample. */
-	return drain(lab, &waited, err);
+	return drain(lab, &waited, &settled_by, err);
 }
 
 /* The lab process: answers its setup, then one result per requested mask. */
@@ -391,17 +422,19 @@ static void _noreturn_ lab_main(int go_rd, int req_rd, int res_wr)
 		_exit(1);
 	while (TEMP_FAILURE_RETRY(read(req_rd, &mask, sizeof(mask))) == (ssize_t)sizeof(mask)) {
 		uint64_t waited = 0;
+		int settled_by = ST_SETTLE_RCU;
 		struct result h;
 		int ret;
 
 		memset(&r, 0, sizeof(r));
-		ret = drain(&lab, &waited, &r.err);
+		ret = drain(&lab, &waited, &settled_by, &r.err);
 		if (ret == 0)
 			ret = run_helper(&lab, mask, &h, &r.err);
 		if (ret == 0)
 			r = h;
 		r.failed = r.failed || ret < 0;
 		r.sample.drain_ns = waited;
+		r.sample.settled_by = settled_by;
 		if (write(res_wr, &r, sizeof(r)) != (ssize_t)sizeof(r))
 			_exit(1);
 	}

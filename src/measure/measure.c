@@ -166,6 +166,8 @@ static int deferred_rounds(const struct st_measure_config *cfg, struct st_measur
 				return st_error_wrap(err, "measuring deferred teardown of %s", set->name);
 			m->deferred_wait_ns += d.deferred_ns;
 			m->drain_wait_ns += d.drain_ns;
+			m->drains++;
+			m->drain_sleeps += d.settled_by == ST_SETTLE_SLEEP;
 			if (r >= 1)
 				record_deferred(set, &d);
 			if (cfg->progress)

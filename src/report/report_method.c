@@ -60,13 +60,26 @@ void st_report_deferred_types_json(json_t *o, const struct st_set *set)
 			    json_object_size(last) ? last : (json_decref(last), json_null()));
 }
 
+/*
+ * How the drains ended once the count was zero: "rcu" (two grace periods),
+ * "sleep" (membarrier refused, in at least one), null without a drain.
+ */
+static json_t *drain_settle_json(const struct st_measurement *m)
+{
+	if (!m->drains)
+		return json_null();
+	return json_string(m->drain_sleeps ? "sleep" : "rcu");
+}
+
 /* How long the whole measurement took, what it waited for, and what it could not measure. */
 json_t *st_report_measurement_json(const struct st_measurement *m)
 {
-	return json_pack("{s:f,s:f,s:f,s:f,s:{s:b,s:o}}", "elapsed_us", st_ns_to_us(m->elapsed_ns),
-			 "deferred_wait_us", st_ns_to_us(m->deferred_wait_ns), "drain_wait_us",
-			 st_ns_to_us(m->drain_wait_ns), "clock_read_ns", (double)m->clock_read_ns,
-			 "deferred", "available", !m->deferred_errnum, "reason",
+	return json_pack("{s:f,s:f,s:f,s:o,s:f,s:{s:b,s:o}}", "elapsed_us",
+			 st_ns_to_us(m->elapsed_ns), "deferred_wait_us",
+			 st_ns_to_us(m->deferred_wait_ns), "drain_wait_us",
+			 st_ns_to_us(m->drain_wait_ns), "drain_settle", drain_settle_json(m),
+			 "clock_read_ns", (double)m->clock_read_ns, "deferred", "available",
+			 !m->deferred_errnum, "reason",
 			 m->deferred_errnum ? json_string(m->deferred_reason) : json_null());
 }
 

@@ -16,7 +16,6 @@ plan 7
 
 BUILD_DIR=$(cd "$(dirname "$ST_BIN")" && pwd)
 NO_USERNS=$BUILD_DIR/test-helpers/no_userns
-PY=$(command -v python3)
 
 # in_chroot USERSPEC OUT ERR ARG...: sandboxtime ARG... in a fresh chroot of
 # the host's files, as USERSPEC (chroot --userspec, "" for root); its stdout
@@ -50,23 +49,7 @@ in_chroot() {
 # check_json FILE WORD: the report measured the layers but user, and says the
 # deferred teardown is unavailable for a reason that names WORD.
 check_json() {
-	"$PY" - "$1" "$2" <<'PYEOF'
-import json, sys
-d = json.load(open(sys.argv[1]))
-word = sys.argv[2]
-layers = {l["layer"]: l for l in d["layers"]}
-assert not layers["user"]["available"], "user is available"
-assert word in layers["user"]["reason"], f"user's reason does not name {word}: {layers['user']['reason']}"
-measured = [n for n, l in layers.items() if l.get("available") and n != "base"]
-assert "uts" in measured and "net" in measured, f"measured only {measured}"
-for n in measured:
-    assert layers[n]["setup_us"]["n"] == 3, f"{n}: {layers[n]['setup_us']['n']} setup samples"
-    assert layers[n]["deferred_us"] is None, f"{n}: a deferred figure without a user namespace"
-dfr = d["measurement"]["deferred"]
-assert dfr["available"] is False, dfr
-assert word in dfr["reason"], f"deferred reason does not name {word}: {dfr['reason']}"
-assert any("deferred teardown unavailable" in e for e in d["errors"]), d["errors"]
-PYEOF
+	"$ST_PY" -B "$ST_PYDIR/degrade_check.py" "$1" "$2"
 }
 
 t_chroot_layers() {

@@ -26,7 +26,8 @@ fi
 # python hides it from the lint.
 t_no_heredoc_python() {
 	local hits
-	hits=$(grep -nE "<<-?[[:space:]]*['\"]?PY['\"]?([[:space:]]|$)" "$TOP"/tests/*.sh "$TOP"/tests/integration/*.sh)
+	hits=$(grep -nE "(python3?|PY\}?\"?) .*<<-?[[:space:]]*['\"]?[A-Za-z_]+['\"]?([[:space:]]|$)" \
+		"$TOP"/tests/*.sh "$TOP"/tests/integration/*.sh)
 	[ -z "$hits" ] && return 0
 	echo "Python in a heredoc (move it to tests/py/):"
 	printf '%s\n' "$hits"

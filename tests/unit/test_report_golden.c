@@ -217,6 +217,7 @@ static void build_measurement(struct st_measurement *m, int cold)
 	m->elapsed_ns = 2500000;
 	m->clock_read_ns = 25;
 	m->deferred_wait_ns = 1234567;
+	m->drains = 6; /* the deferred samples above, each drained and settled */
 }
 
 static void build_net(struct run_fixture *f)

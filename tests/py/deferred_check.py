@@ -1,0 +1,35 @@
+"""deferred_check.py FILE SETTLE SAMPLES: the layers report FILE has deferred
+figures for every available layer but the base, each drained before all of
+its SAMPLES samples, and measurement.drain_settle is SETTLE ("rcu" or
+"sleep"). With "sleep", every drain lasted at least the 50 ms sleep
+(tests/integration/deferred.sh)."""
+import json
+import sys
+
+SLEEP_US = 50000
+
+
+def main():
+    d = json.load(open(sys.argv[1]))
+    settle, samples = sys.argv[2], int(sys.argv[3])
+    m = d["measurement"]
+    assert m["drain_settle"] == settle, f"drain_settle {m['drain_settle']!r}, expected {settle!r}"
+    assert m["deferred"]["available"], m["deferred"]
+    sets = [l for l in d["layers"] if l["available"] and l["layer"] != "base"]
+    assert sets, "no measured set"
+    total = 0.0
+    for s in sets:
+        name = s["layer"]
+        drain = s["deferred_drain_us"]
+        assert drain["n"] == samples, f"{name}: {drain['n']} drains, expected {samples}"
+        assert s["deferred_us"]["n"] == samples, f"{name}: {s['deferred_us']['n']} deferred samples"
+        assert s["deferred_by_type"] and name in s["deferred_by_type"], \
+            f"{name}: no freed time of its own type: {s['deferred_by_type']}"
+        if settle == "sleep":
+            assert drain["min"] >= SLEEP_US, f"{name}: a drain of {drain['min']} us, under the sleep"
+        total += sum(drain["samples"])
+    assert m["drain_wait_us"] >= total, f"drain_wait_us {m['drain_wait_us']} < the sets' {total}"
+
+
+if __name__ == "__main__":
+    main()
