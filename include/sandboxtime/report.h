@@ -124,6 +124,8 @@ json_t *st_report_tool_json(void);
 /* A stats object {min, median, p95, mean, stddev, n, samples}, or null when empty. */
 json_t *st_report_stats_json(const struct st_samples *s);
 json_t *st_report_host_json(const struct st_host *h);
+/* The names of the layers in @mask (ST_LAYER_BIT()s), in the fixed order. */
+json_t *st_report_layer_names_json(unsigned int mask);
 
 /* Prometheus text (report_prom.c): "# HELP" and "# TYPE NAME gauge". */
 void st_prom_family(FILE *out, const char *name, const char *help);

@@ -22,13 +22,6 @@
 #include "sandboxtime/procfs.h"
 #include "sandboxtime/util.h"
 
-#ifndef SYS_pidfd_open
-#define SYS_pidfd_open 434
-#endif
-#ifndef SYS_pidfd_getfd
-#define SYS_pidfd_getfd 438
-#endif
-
 /* An fd on @ns again, checked to be that namespace (a path may now name another). */
 static int open_netns(const struct st_netns *ns)
 {

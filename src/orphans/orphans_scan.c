@@ -38,12 +38,6 @@
 #include "sandboxtime/strset.h"
 #include "sandboxtime/util.h"
 
-#ifndef SYS_pidfd_open
-#define SYS_pidfd_open 434
-#endif
-#ifndef SYS_pidfd_getfd
-#define SYS_pidfd_getfd 438
-#endif
 /* listns(2), Linux 6.19: 470 in the generic table that x86-64 and arm64 follow. */
 #if defined(__x86_64__) || defined(__aarch64__)
 #define ST_NR_LISTNS 470

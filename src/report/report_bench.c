@@ -189,16 +189,6 @@ static json_t *bench_notes(const struct st_bench_syscall *b)
 	    "flag (as runc; crun sets it unless the config lists flags).");
 }
 
-static json_t *layer_names_json(unsigned int mask)
-{
-	json_t *a = json_array();
-
-	for (int l = 0; l < ST_LAYER_COUNT; l++)
-		if (mask & ST_LAYER_BIT(l))
-			json_array_append_new(a, json_string(st_layers[l].name));
-	return a;
-}
-
 /* "sandboxtime/bench/v1": one row per op and place, with its cost over the host's. */
 json_t *st_bench_json(const struct st_host *h, const struct st_bench_syscall *b)
 {
@@ -213,7 +203,7 @@ json_t *st_bench_json(const struct st_host *h, const struct st_bench_syscall *b)
 	return json_pack("{s:s,s:o,s:o,s:s,s:{s:I,s:I,s:o},s:o,s:o}", "schema", ST_SCHEMA_BENCH,
 			 "tool", st_report_tool_json(), "host", st_report_host_json(h), "bench",
 			 b->name, "config", "repeat", (json_int_t)b->repeat, "calls",
-			 (json_int_t)b->calls, "ns", layer_names_json(b->mask), "rows", rows, "notes",
+			 (json_int_t)b->calls, "ns", st_report_layer_names_json(b->mask), "rows", rows, "notes",
 			 bench_notes(b));
 }
 

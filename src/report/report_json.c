@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "sandboxtime/layer.h"
 #include "sandboxtime/report.h"
 #include "sandboxtime/version.h"
 
@@ -24,6 +25,16 @@ json_t *st_report_stats_json(const struct st_samples *s)
 	return json_pack("{s:f,s:f,s:f,s:b,s:f,s:f,s:f,s:I,s:o}", "min", st.min, "median", st.median,
 			 "p95", st.p95, "p95_is_max", !st_stats_p95_meaningful(st.n), "max", st.max,
 			 "mean", st.mean, "stddev", st.stddev, "n", (json_int_t)st.n, "samples", samples);
+}
+
+json_t *st_report_layer_names_json(unsigned int mask)
+{
+	json_t *a = json_array();
+
+	for (int l = 0; l < ST_LAYER_COUNT; l++)
+		if (mask & ST_LAYER_BIT(l))
+			json_array_append_new(a, json_string(st_layers[l].name));
+	return a;
 }
 
 json_t *st_report_host_json(const struct st_host *h)

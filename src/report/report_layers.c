@@ -559,20 +559,10 @@ int st_report_write_table(const struct st_report *r, FILE *out, int tty, struct 
 
 /* ---- JSON and CSV -------------------------------------------------------- */
 
-static json_t *layer_names_json(unsigned int mask)
-{
-	json_t *a = json_array();
-
-	for (int l = 0; l < ST_LAYER_COUNT; l++)
-		if (mask & ST_LAYER_BIT(l))
-			json_array_append_new(a, json_string(st_layers[l].name));
-	return a;
-}
-
 static json_t *config_json(const struct st_report *r)
 {
 	const struct st_report_config *o = r->config;
-	json_t *c = json_pack("{s:o,s:s,s:I,s:I,s:I,s:o,s:b,s:o}", "ns", layer_names_json(r->mask), "net",
+	json_t *c = json_pack("{s:o,s:s,s:I,s:I,s:I,s:o,s:b,s:o}", "ns", st_report_layer_names_json(r->mask), "net",
 			      st_net_mode_names[o->net], "repeat", (json_int_t)o->repeat, "warmup",
 			      (json_int_t)o->warmup, "deferred_repeat", (json_int_t)o->deferred_repeat,
 			      "cold_ms", o->cold_ms ? json_integer(o->cold_ms) : json_null(), "alone",
