@@ -4,6 +4,8 @@
 #
 #   bash bench/deferred_check.sh build/sandboxtime          (N=10 samples each)
 #   N=3 GAP_MS=200 bash bench/deferred_check.sh build/sandboxtime   (a short try)
+#   RESULTS=bench/results/deferred.json bash bench/deferred_check.sh ...
+#       also writes the checks as BENCHMARKS.md's table (bench/deferred_check.py)
 #
 # (a) Consistency: the network namespace's freed time (deferred_by_type.net,
 #     median) measured with --ns=net, inside --ns=all, and with --ns=all
@@ -49,50 +51,4 @@ for t in ipc pid net user; do
 	fi
 done
 
-"$PY" - "$TMP" <<'PYEOF'
-import json, sys
-tmp = sys.argv[1]
-fails = 0
-
-def load(name):
-    return json.load(open(f"{tmp}/{name}"))
-
-def layer(doc, name):
-    return next(l for l in doc["layers"] if l["layer"] == name)
-
-def freed(obj, t):
-    return obj["deferred_by_type"][t]["median"]
-
-def check(what, got, ref, tol):
-    global fails
-    ratio = got / ref if ref else float("inf")
-    ok = abs(ratio - 1) <= tol
-    fails += not ok
-    print(f"  {what:<38} {got / 1000:9.2f} ms  vs {ref / 1000:9.2f} ms  ratio {ratio:5.2f}  {'ok' if ok else 'FAIL'} (within {tol:.0%})")
-
-print("(a) the net namespace's freed time, three ways (medians):")
-alone_doc = load("alone.json")
-net_alone = layer(alone_doc, "net").get("alone")
-ref = freed(layer(load("net.json"), "net"), "net")
-check("--ns=all, net set / --ns=net", freed(layer(load("all.json"), "net"), "net"), ref, 0.15)
-check("--alone, net alone / --ns=net", freed(net_alone, "net"), ref, 0.15)
-print("(b) one type's freed time against clone_loop --deferred (idle gaps):")
-for t in ("ipc", "pid", "net", "user"):
-    st = freed(layer(load(f"st-{t}.json"), t), t)
-    ref = json.load(open(f"{tmp}/ref-{t}.json"))
-    cl = ref["deferred_us"]["median"]
-    if t != "ipc":
-        check(f"{t}: sandboxtime / clone_loop", st, cl, 0.20)
-        continue
-    # ipc waits inside unshare(): clone_loop brackets the free by the start
-    # and the end of that call; sandboxtime's figure must fall inside (+-20%).
-    lo, hi = ref["attempt_start_us"]["median"] * 0.8, cl * 1.2
-    ok = lo <= st <= hi
-    fails += not ok
-    print(f"  {'ipc: sandboxtime in clone_loop bracket':<38} {st / 1000:9.2f} ms  in [{lo / 1000:.2f}, {hi / 1000:.2f}] ms"
-          f"  {'ok' if ok else 'FAIL'}")
-drain = load("all.json")["measurement"]["drain_wait_us"] / 1000
-print(f"drain waits in the --ns=all run: {drain:.0f} ms in all (untimed)")
-print("deferred_check:", "all agree" if not fails else f"{fails} check(s) out of tolerance")
-sys.exit(1 if fails else 0)
-PYEOF
+"$PY" -B "$ROOT/bench/deferred_check.py" "$TMP" ${RESULTS:+"$RESULTS"}
