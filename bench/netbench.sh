@@ -19,7 +19,8 @@
 # netbench runs in the same private namespace and builds its own (nested
 # user namespace), so all three tools measure from the same place.
 #
-# Environment: BENCH_NB_ROUNDS (5), BENCH_NB_DURATION (2 s per measurement),
+# Environment: BENCH_NB_RESULTS=FILE also writes the table of BENCHMARKS.md
+# there (bench/results/netbench.json), BENCH_NB_ROUNDS (5), BENCH_NB_DURATION (2 s per measurement),
 # BENCH_NB_PATHS (host,veth,bridge,host-to-sandbox,macvlan), BENCH_NB_PIN:
 # "both" (the default: every round measures each path unpinned, as users run
 # netbench, and pinned), 0 (unpinned only) or 1 (pinned only: server and client
@@ -78,7 +79,7 @@ if [ "${1:-}" != --inside ]; then
 	} >"$OUT/facts.txt"
 	# The private namespaces die with this process and its children.
 	unshare --user --map-root-user --net --mount --fork bash "$0" --inside "$BIN" "$OUT"
-	python3 "$HERE/netbench_peers.py" "$OUT"
+	python3 "$HERE/netbench_peers.py" "$OUT" ${BENCH_NB_RESULTS:+"$BENCH_NB_RESULTS"}
 	exit 0
 fi
 

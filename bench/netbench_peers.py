@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""bench/netbench_peers.py OUTDIR: the side-by-side of bench/netbench.sh.
+"""bench/netbench_peers.py OUTDIR [RESULTS.json]: the side-by-side of bench/netbench.sh.
 
 Reads OUTDIR/raw/MODE/{netbench,iperf3}-PATH-ROUND.json and
 sockperf-PATH-ROUND.txt (MODE: unpinned, pinned; a run of an older
@@ -14,6 +14,10 @@ Throughput: sandboxtime's Gbit/s against iperf3's sum_received (both one TCP
 connection, 128 KiB writes, 1 s warm-up not counted). Latency: sandboxtime's
 p50 round trip (1 byte) against sockperf's p50 with --full-rtt (14 bytes,
 its smallest message), both TCP, one transaction at a time.
+
+With RESULTS.json, also writes both modes as the table "peers" of
+bench/results/ (see bench/summary.py); its date, command and commit come from
+the environment (NB_DATE, NB_COMMAND, NB_COMMIT).
 """
 import glob
 import json
@@ -130,6 +134,35 @@ def main():
     json.dump(doc, open(os.path.join(out, "netbench-peers.json"), "w"), indent=2)
     open(os.path.join(out, "netbench-peers.md"), "w").write("\n".join(md) + "\n")
     print("\n".join(md))
+    if len(sys.argv) > 2:
+        with open(sys.argv[2], "w", encoding="utf-8") as f:
+            json.dump(results_table(doc), f, indent=2, ensure_ascii=False)
+            f.write("\n")
+
+
+def results_table(doc):
+    rows, text = [], []
+    for mode, m in doc["modes"].items():
+        for path, r in m["paths"].items():
+            rows.append([mode, path, str(r["mtu"]), sp(r["sandboxtime_gbps"]), sp(r["iperf3_gbps"]),
+                         sp(r["paired_throughput_over_iperf3"]), sp(r["sandboxtime_p50_us"], "{:.1f}"),
+                         sp(r["sockperf_p50_us"], "{:.1f}"), sp(r["paired_latency_over_sockperf"])])
+        t = m["ratios"].get("throughput_host_over_veth")
+        b = m["ratios"].get("throughput_host_over_bridge")
+        if t and b:
+            text.append(f"{mode}: host/veth throughput sandboxtime {t['sandboxtime']:.2f}, iperf3 "
+                        f"{t['iperf3']:.2f}; host/bridge sandboxtime {b['sandboxtime']:.2f}, iperf3 "
+                        f"{b['iperf3']:.2f}.")
+    return {"tables": {"peers": {
+        "title": "netbench beside iperf3 and sockperf, unpinned and pinned",
+        "command": os.environ.get("NB_COMMAND", "bash bench/netbench.sh build/sandboxtime OUTDIR"),
+        "date": os.environ.get("NB_DATE", "?"), "commit": os.environ.get("NB_COMMIT", "?"),
+        "notes": "docs/bench-notes/netbench-iperf3.md",
+        "columns": ["mode", "path", "MTU", "sandboxtime Gbit/s", "iperf3 Gbit/s",
+                    "sandboxtime / iperf3 per round", "sandboxtime p50 µs", "sockperf p50 µs",
+                    "sandboxtime / sockperf per round"],
+        "align": ["---", "---", "---:", "---", "---", "---", "---", "---", "---"],
+        "rows": rows, "text": text}}}
 
 
 def sp(s, fmt="{:.2f}"):
