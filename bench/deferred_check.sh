@@ -2,7 +2,7 @@
 # bench/deferred_check.sh BIN: are sandboxtime's deferred figures consistent
 # with themselves and with an independent reference? (issue 12)
 #
-#   bash bench/deferred_check.sh build/sandboxtime          (N=10 samples each)
+#   bash bench/deferred_check.sh build/sandboxtime          (N=20 samples each)
 #   N=3 GAP_MS=200 bash bench/deferred_check.sh build/sandboxtime   (a short try)
 #   RESULTS=bench/results/deferred.json bash bench/deferred_check.sh ...
 #       also writes the checks as BENCHMARKS.md's table (bench/deferred_check.py)
@@ -26,8 +26,12 @@
 # both tools but not alike. Exit status: 0 all checks passed, 1 one failed.
 set -u
 BIN=${1:?usage: $0 path/to/sandboxtime}
-N=${N:-10}
+N=${N:-20}
 GAP_MS=${GAP_MS:-300}
+# Idle before every run of either tool: a run's last frees (after its last
+# sample, and its lab's own namespace) must not fall into the next run's
+# first samples, which no drain of the next run can see.
+IDLE_S=${IDLE_S:-2}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 TMP=$(mktemp -d /tmp/sandboxtime-deferred.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
@@ -37,17 +41,19 @@ gcc -O2 -Wall -Wextra -o "$TMP/clone_loop" "$ROOT/bench/clone_loop.c" || exit 2
 common=(layers -J --repeat=3 --warmup=1 --deferred-repeat="$N")
 
 echo "deferred_check: N=$N samples each, clone_loop idle gap ${GAP_MS} ms; $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
-"$BIN" "${common[@]}" --ns=net -o "$TMP/net.json" || exit 2
-"$BIN" "${common[@]}" --ns=all -o "$TMP/all.json" || exit 2
-"$BIN" "${common[@]}" --ns=all --alone -o "$TMP/alone.json" || exit 2
+st() { sleep "$IDLE_S"; "$BIN" "${common[@]}" "$@"; }
+cl() { sleep "$IDLE_S"; "$TMP/clone_loop" --deferred -n "$N" -w 1 -s "$GAP_MS" "$@"; }
+st --ns=net -o "$TMP/net.json" || exit 2
+st --ns=all -o "$TMP/all.json" || exit 2
+st --ns=all --alone -o "$TMP/alone.json" || exit 2
 for t in ipc pid net user; do
 	# Alternate which tool goes first, type by type.
 	if [ "$t" = pid ] || [ "$t" = user ]; then
-		"$TMP/clone_loop" --deferred -n "$N" -w 1 -s "$GAP_MS" "$t" >"$TMP/ref-$t.json" || exit 2
-		"$BIN" "${common[@]}" --ns="$t" -o "$TMP/st-$t.json" || exit 2
+		cl "$t" >"$TMP/ref-$t.json" || exit 2
+		st --ns="$t" -o "$TMP/st-$t.json" || exit 2
 	else
-		"$BIN" "${common[@]}" --ns="$t" -o "$TMP/st-$t.json" || exit 2
-		"$TMP/clone_loop" --deferred -n "$N" -w 1 -s "$GAP_MS" "$t" >"$TMP/ref-$t.json" || exit 2
+		st --ns="$t" -o "$TMP/st-$t.json" || exit 2
+		cl "$t" >"$TMP/ref-$t.json" || exit 2
 	fi
 done
 
