@@ -18,7 +18,6 @@
  * process sends the requests in rounds that go across sizes and methods.
  */
 #define ST_FORK_MAX_SIZES 16
-#define ST_FORK_MAX_SIZE_MB 1048576u /* 1 TiB: the parser's bound */
 
 /*
  * The floor under a fork that copies page tables: each touched 4 KiB page is
@@ -61,6 +60,7 @@ struct st_bench_fork {
 	uint64_t mem_available_mb;
 	double resolution_us; /* clock_getres(CLOCK_MONOTONIC) */
 	const char *exec_path; /* what vfork_exec and posix_spawn execute */
+	int interrupted_by;    /* the signal that stopped the run (-EINTR), or 0 */
 	struct st_fork_cell cell[ST_FORK_MAX_SIZES][ST_FORK_METHODS];
 };
 
@@ -91,7 +91,10 @@ int st_bench_fork_impossible(double min_us, unsigned int size_mb, int copies_tab
 int st_bench_fork_prepare(struct st_bench_fork *b, const unsigned int *sizes, size_t n,
 			  unsigned int mask, unsigned int repeat, struct st_error *err);
 
-/* Measures: one unrecorded round, then @repeat rounds; applies the guards. */
+/*
+ * Measures: one unrecorded round, then @repeat rounds; applies the guards.
+ * -EINTR with interrupted_by set when SIGINT, SIGTERM, ... arrived.
+ */
 int st_bench_fork_run(struct st_bench_fork *b, struct st_error *err);
 
 /* Replaces every impossible figure by its reason (st_bench_fork_impossible). */

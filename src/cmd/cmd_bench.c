@@ -12,7 +12,7 @@
  * opens -o or probes a layer, so a size the machine cannot spare costs
  * nothing and leaves nothing behind.
  */
-static int bench_fork(const struct st_bench_opts *o, const struct st_output *out,
+static int bench_fork(const struct st_bench_opts *o, const struct st_output *out, int *exit_code,
 		      struct st_error *err)
 {
 	struct st_session s __attribute__((cleanup(st_session_end)));
@@ -28,6 +28,9 @@ static int bench_fork(const struct st_bench_opts *o, const struct st_output *out
 		return ret;
 	b.mask = s.report.mask;
 	ret = st_bench_fork_run(&b, err);
+	/* Stopped by signal N: 128+N, as a run and layers exit (docs/DESIGN.md). */
+	if (b.interrupted_by)
+		*exit_code = ST_EXIT_SIGNAL_BASE + b.interrupted_by;
 	if (ret < 0)
 		return ret;
 	if (!out->quiet)
@@ -60,8 +63,14 @@ static int bench_syscall(const struct st_bench_opts *o, const struct st_output *
 int st_cmd_bench(const struct st_bench_opts *o, const struct st_output *out, int *exit_code,
 		 struct st_error *err)
 {
-	int ret = strcmp(o->name, "fork") == 0 ? bench_fork(o, out, err) : bench_syscall(o, out, err);
+	int ret;
 
-	*exit_code = ret < 0 ? ST_EXIT_FAILURE : ST_EXIT_OK;
+	*exit_code = ST_EXIT_FAILURE;
+	if (strcmp(o->name, "fork") == 0)
+		ret = bench_fork(o, out, exit_code, err);
+	else
+		ret = bench_syscall(o, out, err);
+	if (ret == 0)
+		*exit_code = ST_EXIT_OK;
 	return ret;
 }

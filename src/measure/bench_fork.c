@@ -59,9 +59,8 @@ int st_bench_fork_check_memory(const unsigned int *sizes, size_t n, uint64_t ava
 		need = held + (held >> ST_FORK_MARGIN_SHIFT) + ST_FORK_MARGIN_MB;
 		if (need > avail_mb)
 			return st_error_set(err, ENOMEM,
-					    "bench fork: %u MB cannot be spared: with the sizes below it that is %llu MB held at once, %llu MB with the margin, and MemAvailable is %llu MB",
-					    sizes[i], (unsigned long long)held, (unsigned long long)need,
-					    (unsigned long long)avail_mb);
+					    "bench fork: %u MB cannot be spared: the sizes up to it need %llu MB with the margin, MemAvailable is %llu MB",
+					    sizes[i], (unsigned long long)need, (unsigned long long)avail_mb);
 	}
 	return 0;
 }
@@ -315,9 +314,11 @@ static int rounds(struct st_bench_fork *b, struct worker *w, struct st_error *er
 			size_t p = (k + round) % places, size = p % b->nsizes;
 			int sig = st_signals_poll(), ret;
 
-			if (sig)
+			if (sig) {
+				b->interrupted_by = sig;
 				return st_error_set(err, EINTR, "interrupted by %s while measuring",
 						    st_signal_name(sig));
+			}
 			/* Round 0 warms up (caches, the program's pages, the dentry of /bin/true). */
 			ret = sample(b, &w[size], size, (int)(p / b->nsizes), round > 0, err);
 			if (ret < 0)
