@@ -152,6 +152,19 @@ static int max_shown(const void *doc)
 	return !p95_shown(doc);
 }
 
+/* The table's NOTE column only when a figure was refused: no blank column otherwise. */
+static int any_refused(const void *doc)
+{
+	const struct st_bench_fork *b = DOC(doc);
+
+	for (size_t i = 0; i < b->nsizes; i++)
+		for (int m = 0; m < ST_FORK_METHODS; m++)
+			for (int f = 0; f < ST_FORK_FIGURES; f++)
+				if (b->cell[i][m].refused[f][0])
+					return 1;
+	return 0;
+}
+
 #define T ST_COL_TABLE
 #define C ST_COL_CSV
 #define J ST_COL_JSON
@@ -190,7 +203,7 @@ static const struct st_col fork_cols[] = {
 	  .arg = ARG(ST_FORK_CALL, 0), .help = "why call is not shown, or null" },
 	{ .name = "total_refused", .key = "total_refused", .in = C | J, .get = get_refused,
 	  .arg = ARG(ST_FORK_TOTAL, 0), .help = "why total is not shown, or null" },
-	{ .heading = "NOTE", .align = ST_ALIGN_LEFT, .in = T, .get = get_note,
+	{ .heading = "NOTE", .align = ST_ALIGN_LEFT, .in = T, .get = get_note, .shown = any_refused,
 	  .help = "why a figure is not shown" },
 };
 
