@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -244,9 +245,17 @@ static int start_worker(const struct st_bench_fork *b, struct worker *w, size_t 
 			struct st_error *err)
 {
 	_cleanup_close_ int cmd_rd = -1, cmd_wr = -1, res_rd = -1, res_wr = -1;
+	int sv[2];
 
-	if (st_pipe(&cmd_rd, &cmd_wr, "bench fork: pipe", err) < 0 ||
-	    st_pipe(&res_rd, &res_wr, "bench fork: pipe", err) < 0)
+	/*
+	 * Requests go over a socket, so that a worker that died (the OOM killer)
+	 * makes send() fail with EPIPE instead of killing us with SIGPIPE.
+	 */
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
+		return st_error_set(err, errno, "bench fork: socketpair");
+	cmd_rd = sv[0];
+	cmd_wr = sv[1];
+	if (st_pipe(&res_rd, &res_wr, "bench fork: pipe", err) < 0)
 		return -err->errnum;
 	w[i].pid = st_fork_child(err);
 	if (w[i].pid < 0)
@@ -291,7 +300,7 @@ static int sample(struct st_bench_fork *b, struct worker *w, size_t size, int me
 	struct reply r;
 	int ret;
 
-	if (write(w->cmd, &method, sizeof(method)) != (ssize_t)sizeof(method))
+	if (send(w->cmd, &method, sizeof(method), MSG_NOSIGNAL) != (ssize_t)sizeof(method))
 		return st_error_set(err, errno ? errno : EPIPE, "bench fork: the %u MB worker",
 				    b->sizes_mb[size]);
 	ret = read_reply(w, b->sizes_mb[size], &r, err);

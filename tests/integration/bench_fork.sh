@@ -4,7 +4,7 @@
 # and a bad --sizes are refused before measuring, leaving nothing behind.
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/../lib.sh" "$1"
-plan 8
+plan 10
 
 SIZES=1,16
 
@@ -61,8 +61,25 @@ t_interrupted() {
 	expect_rc 130 && expect_clean
 }
 
+# A worker killed while measuring (as the OOM killer would): 125, one line, nothing left.
+t_worker_killed() {
+	local mode=$1 kids i
+	st_start "$mode" bench fork --sizes=$SIZES --repeat=100000 || return 1
+	for ((i = 0; i < 100; i++)); do
+		kids=$(cat "/proc/$ST_PID/task/$ST_PID/children" 2>/dev/null)
+		[ "$(echo $kids | wc -w)" -ge 2 ] && break
+		sleep 0.02
+	done
+	sleep 0.5
+	kill -KILL "${kids%% *}" || return 1
+	st_finish
+	expect_rc 125 && expect_error_line && expect_clean || return 1
+	expect_error_names "worker"
+}
+
 each_mode "bench fork: JSON has every size and method, every figure positive" t_json
 ok "bench fork: table and CSV" t_table_and_csv
 each_mode "bench fork: a size beyond MemAvailable is refused with 125, nothing left" t_too_large
 ok "bench fork: bad --sizes is one line and 125" t_bad_sizes
 each_mode "bench fork: SIGINT while measuring exits 130 and leaves no process" t_interrupted
+each_mode "bench fork: a worker killed while measuring: 125, one line, nothing left" t_worker_killed
