@@ -215,10 +215,15 @@ static void _noreturn_ worker_main(const struct st_bench_fork *b, unsigned int s
 		_exit(1);
 	/* EOF on the requests: the main process is done (or gone). */
 	while (TEMP_FAILURE_RETRY(read(cmd, &method, sizeof(method))) == (ssize_t)sizeof(method)) {
+		int ret = -EPROTO;
+
 		memset(&r, 0, sizeof(r));
-		r.failed = method < 0 || method >= ST_FORK_METHODS ||
-			   st_fork_sample((enum st_fork_method)method, &env, &r.call_ns, &r.total_ns,
-					  &r.err) < 0;
+		if (method >= 0 && method < ST_FORK_METHODS)
+			ret = st_fork_sample((enum st_fork_method)method, &env, &r.call_ns, &r.total_ns,
+					     &r.err);
+		if (ret < 0)
+			st_error_wrap(&r.err, "bench fork: %u MB", size_mb);
+		r.failed = ret < 0;
 		if (write(res, &r, sizeof(r)) != (ssize_t)sizeof(r))
 			_exit(1);
 	}
@@ -303,9 +308,10 @@ static int sample(struct st_bench_fork *b, struct worker *w, size_t size, int me
 	if (send(w->cmd, &method, sizeof(method), MSG_NOSIGNAL) != (ssize_t)sizeof(method))
 		return st_error_set(err, errno ? errno : EPIPE, "bench fork: the %u MB worker",
 				    b->sizes_mb[size]);
+	/* The worker's message names its size and what failed. */
 	ret = read_reply(w, b->sizes_mb[size], &r, err);
 	if (ret < 0)
-		return st_error_wrap(err, "bench fork: %u MB", b->sizes_mb[size]);
+		return ret;
 	if (record) {
 		st_samples_add(&c->us[ST_FORK_CALL], st_ns_to_us(r.call_ns));
 		st_samples_add(&c->us[ST_FORK_TOTAL], st_ns_to_us(r.total_ns));
