@@ -100,9 +100,13 @@ struct st_netbench_opts {
 	int cpu_pin;          /* --cpu-pin: server and client on two different CPUs */
 };
 
+#define ST_BENCH_MAX_SIZES 16 /* ST_FORK_MAX_SIZES */
+
 struct st_bench_opts {
 	const char *name; /* bench NAME */
 	struct st_measure_opts measure; /* --ns and --repeat only */
+	unsigned int sizes_mb[ST_BENCH_MAX_SIZES]; /* bench fork --sizes; none: the defaults */
+	size_t nsizes;
 };
 
 struct st_cleanup_opts {

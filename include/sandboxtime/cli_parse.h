@@ -7,6 +7,7 @@
  * the option table or of any command, so that fuzz targets and unit tests
  * reach them alone. Every failure is a usage error that names the option.
  */
+#include <stddef.h>
 #include <stdint.h>
 
 #include "sandboxtime/error.h"
@@ -42,5 +43,13 @@ int st_nb_parse_paths(const char *text, unsigned int *mask, struct st_error *err
 
 /* Parses --duration: seconds, fractions allowed, in (0, 3600]. */
 int st_nb_parse_duration(const char *text, double *out, struct st_error *err);
+
+/*
+ * Parses --sizes: a comma list of sizes in MB, each 1 to ST_CLI_MAX_SIZE_MB,
+ * at most @max of them, none twice; stores them in @out and their number in *@n.
+ */
+#define ST_CLI_MAX_SIZE_MB 1048576u /* 1 TiB */
+int st_cli_parse_sizes(const char *text, unsigned int *out, size_t max, size_t *n,
+		       struct st_error *err);
 
 #endif

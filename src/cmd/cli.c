@@ -37,7 +37,7 @@ static const struct {
 };
 
 /* sandboxtime bench NAME: the micro-benchmarks behind the numbers. */
-static const char *const bench_names[] = { "syscall", "cpu" };
+static const char *const bench_names[] = { "syscall", "cpu", "fork" };
 
 const char *st_cli_command_name(enum st_command c)
 {
@@ -53,6 +53,7 @@ static const char usage_head[] =
 	" sandboxtime netbench [OPTIONS]          TCP throughput and latency: loopback vs veth vs bridge\n"
 	" sandboxtime bench syscall [OPTIONS]     syscall cost on the host, in a sandbox, with seccomp\n"
 	" sandboxtime bench cpu [OPTIONS]         CPU and memcpy cost, with seccomp and SPEC_ALLOW\n"
+	" sandboxtime bench fork [OPTIONS]        fork() against the parent's memory, vs vfork, posix_spawn\n"
 	" sandboxtime --help | --version\n"
 	"\n"
 	"Measure what each layer of isolation costs: setup, ready, teardown and the\n"
@@ -247,12 +248,12 @@ static int parse_command(int argc, char **argv, struct st_opts *o, int *first,
 		o->command = ST_CMD_BENCH;
 		*first = 3;
 		if (argc < 3 || argv[2][0] == '-')
-			return st_error_usage(err, "bench: which benchmark? (known: syscall, cpu)");
+			return st_error_usage(err, "bench: which benchmark? (known: syscall, cpu, fork)");
 		for (size_t i = 0; i < ARRAY_SIZE(bench_names); i++)
 			if (strcmp(argv[2], bench_names[i]) == 0)
 				o->bench.name = bench_names[i];
 		if (!o->bench.name)
-			return st_error_usage(err, "bench: unknown benchmark '%s' (known: syscall, cpu)", argv[2]);
+			return st_error_usage(err, "bench: unknown benchmark '%s' (known: syscall, cpu, fork)", argv[2]);
 		return 0;
 	}
 	if (strcmp(argv[1], "layers") == 0 || strcmp(argv[1], "cleanup") == 0) {

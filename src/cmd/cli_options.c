@@ -147,6 +147,13 @@ static int parse_cpu_pin(struct st_opts *o, const char *arg, struct st_error *er
 	return 0;
 }
 
+static int parse_sizes(struct st_opts *o, const char *arg, struct st_error *err)
+{
+	if (strcmp(o->bench.name, "fork") != 0)
+		return st_error_usage(err, "--sizes applies to bench fork only");
+	return st_cli_parse_sizes(arg, o->bench.sizes_mb, ST_BENCH_MAX_SIZES, &o->bench.nsizes, err);
+}
+
 static int parse_repeat(struct st_opts *o, const char *arg, struct st_error *err)
 {
 	if (o->command == ST_CMD_NETBENCH) {
@@ -414,6 +421,9 @@ const struct st_cli_option st_cli_options[] = {
 	  "netbench: also a UDP stream (sent, received, lost)", parse_udp, 0, NULL, NULL },
 	{ "cpu-pin", 0, NOARG, NETBENCH, NULL,
 	  "netbench: pin the server and the client to two different CPUs", parse_cpu_pin, 0, NULL, NULL },
+	{ "sizes", 0, ARG, BENCH, "LIST",
+	  "bench fork: comma list of the parent's sizes in MB\n"
+	  "(default: 1,10,100,500,1000)", parse_sizes, 0, NULL, NULL },
 	{ "repeat", 0, ARG, RUN | LAYERS | NETBENCH | BENCH, "N",
 	  "measured repetitions per layer set (default: 20; 0 in a run:\n"
 	  "no measuring, only build and run the sandbox; netbench:\n"

@@ -157,3 +157,32 @@ int st_nb_parse_duration(const char *text, double *out, struct st_error *err)
 	*out = v;
 	return 0;
 }
+
+int st_cli_parse_sizes(const char *text, unsigned int *out, size_t max, size_t *n,
+		       struct st_error *err)
+{
+	const char *p = text;
+
+	*n = 0;
+	for (;;) {
+		size_t len = strcspn(p, ",");
+		char item[24];
+		unsigned int v = 0;
+
+		if (len == 0 || len >= sizeof(item))
+			return st_error_usage(err, "--sizes: '%s': %s", text,
+					      len ? "a size is too long" : "an empty size (a comma list of MB: 1,10,100)");
+		snprintf(item, sizeof(item), "%.*s", (int)len, p);
+		if (st_cli_parse_count("--sizes", item, 1, ST_CLI_MAX_SIZE_MB, &v, err) < 0)
+			return -EINVAL;
+		for (size_t i = 0; i < *n; i++)
+			if (out[i] == v)
+				return st_error_usage(err, "--sizes: %u MB is listed twice", v);
+		if (*n == max)
+			return st_error_usage(err, "--sizes: at most %zu sizes", max);
+		out[(*n)++] = v;
+		if (!p[len])
+			return 0;
+		p += len + 1;
+	}
+}

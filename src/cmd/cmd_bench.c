@@ -1,16 +1,52 @@
 // SPDX-License-Identifier: MIT
+#include <string.h>
+
+#include "sandboxtime/bench_fork.h"
 #include "sandboxtime/bench_syscall.h"
 #include "sandboxtime/cmd.h"
+#include "sandboxtime/report_bench_fork.h"
 #include "sandboxtime/session.h"
 
-int st_cmd_bench(const struct st_bench_opts *o, const struct st_output *out, int *exit_code,
-		 struct st_error *err)
+/*
+ * bench fork: the sizes are checked against MemAvailable before the session
+ * opens -o or probes a layer, so a size the machine cannot spare costs
+ * nothing and leaves nothing behind.
+ */
+static int bench_fork(const struct st_bench_opts *o, const struct st_output *out, int *exit_code,
+		      struct st_error *err)
+{
+	struct st_session s __attribute__((cleanup(st_session_end)));
+	struct st_bench_fork b __attribute__((cleanup(st_bench_fork_free)));
+	struct st_bench_fork_report r = { .out = out, .b = &b };
+	int ret;
+
+	memset(&s, 0, sizeof(s));
+	ret = st_bench_fork_prepare(&b, o->sizes_mb, o->nsizes, 0, o->measure.repeat, err);
+	if (ret == 0)
+		ret = st_session_prepare(&s, out, &o->measure, err);
+	if (ret < 0)
+		return ret;
+	b.mask = s.report.mask;
+	ret = st_bench_fork_run(&b, err);
+	/* Stopped by signal N: 128+N, as a run and layers exit (docs/DESIGN.md). */
+	if (b.interrupted_by)
+		*exit_code = ST_EXIT_SIGNAL_BASE + b.interrupted_by;
+	if (ret < 0)
+		return ret;
+	if (!out->quiet)
+		st_host_collect(&s.report.host);
+	r.host = &s.report.host;
+	return st_session_emit(&s, st_bench_fork_report_write, &r, err);
+}
+
+/* bench syscall, bench cpu: their results go out as the layers report would. */
+static int bench_syscall(const struct st_bench_opts *o, const struct st_output *out,
+			 struct st_error *err)
 {
 	struct st_session s __attribute__((cleanup(st_session_end)));
 	struct st_bench_syscall b __attribute__((cleanup(st_bench_syscall_free))) = { .nwhere = 0 };
 	int ret;
 
-	*exit_code = ST_EXIT_FAILURE;
 	/* The session pins the CPU, opens -o and decides the sandbox's layers. */
 	ret = st_session_prepare(&s, out, &o->measure, err);
 	if (ret == 0)
@@ -21,8 +57,20 @@ int st_cmd_bench(const struct st_bench_opts *o, const struct st_output *out, int
 		s.report.bench = &b;
 		ret = st_session_report(&s, err);
 	}
-	if (ret < 0)
-		return ret;
-	*exit_code = ST_EXIT_OK;
-	return 0;
+	return ret;
+}
+
+int st_cmd_bench(const struct st_bench_opts *o, const struct st_output *out, int *exit_code,
+		 struct st_error *err)
+{
+	int ret;
+
+	*exit_code = ST_EXIT_FAILURE;
+	if (strcmp(o->name, "fork") == 0)
+		ret = bench_fork(o, out, exit_code, err);
+	else
+		ret = bench_syscall(o, out, err);
+	if (ret == 0)
+		*exit_code = ST_EXIT_OK;
+	return ret;
 }

@@ -510,6 +510,39 @@ static void test_unknown_subcommand(void **state)
 	assert_usage(PARSE(&o, &err, "--repeat=2", "layers"), &err, "'--'");
 }
 
+/* bench fork --sizes: a comma list of MB; a bad list is refused with the reason. */
+static void test_bench_fork_sizes(void **state)
+{
+	struct st_opts o;
+	struct st_error err = { 0 };
+
+	assert_int_equal(PARSE(&o, &err, "bench", "fork"), 0);
+	assert_string_equal(o.bench.name, "fork");
+	assert_int_equal(o.bench.nsizes, 0); /* the defaults: bench_fork.c's */
+	assert_int_equal(PARSE(&o, &err, "bench", "fork", "--sizes=16,1", "--repeat=3"), 0);
+	assert_int_equal(o.bench.nsizes, 2);
+	assert_int_equal(o.bench.sizes_mb[0], 16);
+	assert_int_equal(o.bench.sizes_mb[1], 1);
+	assert_int_equal(PARSE(&o, &err, "bench", "fork", "--sizes", "1048576"), 0);
+	assert_int_equal(o.bench.sizes_mb[0], 1048576);
+
+	assert_usage(PARSE(&o, &err, "bench", "fork", "--sizes="), &err, "empty size");
+	assert_usage(PARSE(&o, &err, "bench", "fork", "--sizes=1,,10"), &err, "empty size");
+	assert_usage(PARSE(&o, &err, "bench", "fork", "--sizes=1,"), &err, "empty size");
+	assert_usage(PARSE(&o, &err, "bench", "fork", "--sizes=0"), &err, "--sizes");
+	assert_usage(PARSE(&o, &err, "bench", "fork", "--sizes=1048577"), &err, "--sizes");
+	assert_usage(PARSE(&o, &err, "bench", "fork", "--sizes=-1"), &err, "--sizes");
+	assert_usage(PARSE(&o, &err, "bench", "fork", "--sizes=10MB"), &err, "--sizes");
+	assert_usage(PARSE(&o, &err, "bench", "fork", "--sizes=1,10,1"), &err, "listed twice");
+	assert_usage(PARSE(&o, &err, "bench", "fork",
+			   "--sizes=1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17"), &err, "at most 16");
+	assert_usage(PARSE(&o, &err, "bench", "fork", "--sizes=123456789012345678901234"), &err,
+		     "too long");
+	/* Only bench fork has sizes. */
+	assert_usage(PARSE(&o, &err, "bench", "syscall", "--sizes=1"), &err, "bench fork only");
+	assert_usage(PARSE(&o, &err, "layers", "--sizes=1"), &err, "--sizes");
+}
+
 static void test_orphans(void **state)
 {
 	struct st_opts o;
@@ -832,6 +865,7 @@ int main(void)
 		cmocka_unit_test(test_ns_option),
 		cmocka_unit_test(test_format_and_hostname),
 		cmocka_unit_test(test_unknown_subcommand),
+		cmocka_unit_test(test_bench_fork_sizes),
 		cmocka_unit_test(test_orphans),
 		cmocka_unit_test(test_netbench),
 		cmocka_unit_test(test_repeated_parsing),

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * Golden files: fixed in-memory documents (a run, a layers measurement, an
- * orphans scan, two netbench runs, bench syscall and bench cpu) written in
+ * orphans scan, two netbench runs, bench syscall, bench cpu and bench fork) written in
  * every format they have, compared byte for byte with the files under
  * tests/fixtures/report/. The bytes are what users and their scripts get, so
  * a change to a writer that moves one byte fails here.
@@ -22,6 +22,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "sandboxtime/bench_fork.h"
 #include "sandboxtime/bench_syscall.h"
 #include "sandboxtime/cli.h"
 #include "sandboxtime/harden.h"
@@ -30,6 +31,7 @@
 #include "sandboxtime/orphans_cleanup.h"
 #include "sandboxtime/report.h"
 #include "sandboxtime/report_layers.h"
+#include "sandboxtime/report_bench_fork.h"
 #include "sandboxtime/report_netbench.h"
 #include "sandboxtime/report_orphans.h"
 #include "sandboxtime/sandbox.h"
@@ -611,6 +613,74 @@ static void test_orphans_empty(void **state)
 	orphans_fixture_free(f);
 }
 
+/* ---- bench fork ---------------------------------------------------------- */
+
+struct fork_fixture {
+	struct st_output out;
+	struct st_host host;
+	struct st_bench_fork b;
+	struct st_bench_fork_report r;
+};
+
+/*
+ * Two sizes, three samples per figure, growing with size for fork and
+ * clone3_ns; clone_vm_vfork's call at 1 MB is below the clock's resolution,
+ * so that every format shows a refused figure.
+ */
+static struct fork_fixture *fork_fixture_new(void)
+{
+	struct fork_fixture *f = calloc(1, sizeof(*f));
+	struct st_bench_fork *b = &f->b;
+
+	assert_non_null(f);
+	f->out.cpu = -1;
+	fixed_host(&f->host);
+	b->repeat = 3;
+	b->mask = BIT(USER) | BIT(PID) | BIT(NET);
+	b->nsizes = 2;
+	b->sizes_mb[0] = 1;
+	b->sizes_mb[1] = 100;
+	b->mem_available_mb = 20000;
+	b->resolution_us = 0.001;
+	b->exec_path = "/bin/true";
+	for (size_t i = 0; i < b->nsizes; i++)
+		for (int m = 0; m < ST_FORK_METHODS; m++)
+			for (int fig = 0; fig < ST_FORK_FIGURES; fig++) {
+				struct st_samples *smp = &b->cell[i][m].us[fig];
+				double base = 50.0 * (m + 1) + (fig ? 40.0 : 0.0);
+
+				if (st_fork_method_copies((enum st_fork_method)m))
+					base += 25.0 * b->sizes_mb[i];
+				if (i == 0 && m == ST_FORK_CLONE_VM && fig == ST_FORK_CALL)
+					base = 0.0;
+				assert_int_equal(st_samples_reserve(smp, 3), 0);
+				for (int k = 0; k < 3; k++)
+					st_samples_add(smp, base + 0.25 * ((k * 2) % 3));
+			}
+	st_bench_fork_apply_guards(b);
+	f->r = (struct st_bench_fork_report){ .out = &f->out, .host = &f->host, .b = b };
+	return f;
+}
+
+static void test_bench_fork(void **state)
+{
+	static const struct {
+		enum st_format format;
+		const char *ext;
+	} formats[] = { { ST_FORMAT_TABLE, "table" }, { ST_FORMAT_JSON, "json" }, { ST_FORMAT_CSV, "csv" } };
+	struct fork_fixture *f = fork_fixture_new();
+
+	for (size_t i = 0; i < ARRAY_SIZE(formats); i++) {
+		char file[64];
+
+		f->out.format = formats[i].format;
+		snprintf(file, sizeof(file), "bench-fork.%s", formats[i].ext);
+		check_golden(file, st_bench_fork_report_write, &f->r);
+	}
+	st_bench_fork_free(&f->b);
+	free(f);
+}
+
 /* ---- netbench ------------------------------------------------------------ */
 
 struct nb_fixture {
@@ -730,6 +800,7 @@ int main(void)
 		cmocka_unit_test(test_run),
 		cmocka_unit_test(test_layers),
 		cmocka_unit_test(test_bench),
+		cmocka_unit_test(test_bench_fork),
 		cmocka_unit_test(test_orphans),
 		cmocka_unit_test(test_orphans_empty),
 		cmocka_unit_test(test_netbench),
