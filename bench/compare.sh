@@ -3,7 +3,8 @@
 # on two layers-shaped reports with 10,000 samples per figure
 # (bench/compare_gen.py): one set (6 sampled figures, 3 without samples) and
 # all nine sets (54 and 27), against reading the same two files with jq (a C
-# JSON parser: the floor of any tool that reads them). The commands share
+# JSON parser: the floor of any tool that reads them), and with 100
+# resamples instead of 2000 (what the bootstrap itself costs). The commands share
 # each round, their order rotated (bench/launch_rounds.py, hyperfine -N).
 # Target (issue 16): under 200 ms. Notes: docs/bench-notes/14-compare.md.
 set -eu
@@ -23,4 +24,5 @@ python3 -B "$here/launch_rounds.py" "$dir/rounds" "$ROUNDS" "$RUNS" \
 	"jq-1set=jq -c length $dir/one/a.json $dir/one/b.json" \
 	"compare-9sets=$BIN compare $dir/all/a.json $dir/all/b.json --seed=1 -o /dev/null" \
 	"compare-9sets-json=$BIN compare $dir/all/a.json $dir/all/b.json -J --seed=1 -o /dev/null" \
+	"compare-9sets-r100=$BIN compare $dir/all/a.json $dir/all/b.json --resamples=100 --seed=1 -o /dev/null" \
 	"jq-9sets=jq -c length $dir/all/a.json $dir/all/b.json"

@@ -118,12 +118,23 @@ static int walk_array(struct st_cmp_doc *d, json_t *arr, const char *prefix)
 	size_t i;
 
 	json_array_foreach(arr, i, el) {
+		size_t same = 0;
 		int ret;
 
 		if (!json_is_object(el))
 			continue;
 		element_id(el, i, id, sizeof(id));
-		snprintf(name, sizeof(name), "%s[%s]", prefix, id);
+		/* A name that an earlier element has too gets "#2", "#3": every figure is one. */
+		for (size_t j = 0; j < i; j++) {
+			char other[sizeof(id)];
+
+			element_id(json_array_get(arr, j), j, other, sizeof(other));
+			same += strcmp(other, id) == 0;
+		}
+		if (same)
+			snprintf(name, sizeof(name), "%s[%s#%zu]", prefix, id, same + 1);
+		else
+			snprintf(name, sizeof(name), "%s[%s]", prefix, id);
 		ret = walk(d, el, name, 0);
 		if (ret < 0)
 			return ret;

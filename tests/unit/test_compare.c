@@ -228,6 +228,34 @@ static void test_doc_refused(void **state)
 	st_cmp_doc_free(&d);
 }
 
+/* Two elements about the same thing stay two figures: the second is "#2". */
+static void test_doc_repeated_ids(void **state)
+{
+	static const char json[] =
+		"{\"schema\": \"sandboxtime/v1\", \"layers\": ["
+		"{\"layer\": \"uts\", \"setup_us\": {\"median\": 1, \"n\": 1}},"
+		"{\"layer\": \"uts\", \"setup_us\": {\"median\": 2, \"n\": 1}},"
+		"{\"setup_us\": {\"median\": 3, \"n\": 1}}]}";
+	char path[] = "/tmp/st-compare-XXXXXX";
+	int fd = mkstemp(path);
+	struct st_error err = { 0 };
+	struct st_cmp_doc d;
+	const struct st_cmp_figure *f;
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, json, strlen(json)), (ssize_t)strlen(json));
+	close(fd);
+	assert_int_equal(st_cmp_doc_load(&d, path, &err), 0);
+	unlink(path);
+	assert_int_equal(d.nfig, 3);
+	f = st_cmp_doc_find(&d, "layers[uts#2].setup_us", 0);
+	assert_non_null(f);
+	assert_true(f->median == 2);
+	/* An element with no name is named by its index. */
+	assert_non_null(st_cmp_doc_find(&d, "layers[2].setup_us", 0));
+	st_cmp_doc_free(&d);
+}
+
 /* Compares the fixtures @first and @second with --fail-if-slower=@pct. */
 static void run(struct st_cmp_doc docs[2], struct st_compare *c, const char *first,
 		const char *second, double pct)
@@ -336,6 +364,7 @@ int main(void)
 		cmocka_unit_test(test_edges),
 		cmocka_unit_test(test_doc_figures_named_by_path),
 		cmocka_unit_test(test_doc_refused),
+		cmocka_unit_test(test_doc_repeated_ids),
 		cmocka_unit_test(test_fixtures_shifted_and_same),
 		cmocka_unit_test(test_higher_is_better),
 		cmocka_unit_test(test_kinds_must_match),
