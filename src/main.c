@@ -64,6 +64,9 @@ int main(int argc, char **argv)
 	case ST_CMD_CLEANUP:
 		ret = st_cmd_cleanup(&opts.cleanup, &opts.out, &code, &err);
 		break;
+	case ST_CMD_COMPARE:
+		ret = st_cmd_compare(&opts.compare, &opts.out, &code, &err);
+		break;
 	case ST_CMD_ORPHANS:
 		ret = st_cmd_orphans(&opts.orphans, &opts.out, &code, &err);
 		break;

@@ -22,6 +22,7 @@ enum st_command {
 	ST_CMD_ORPHANS, /* sandboxtime orphans [OPTIONS] */
 	ST_CMD_NETBENCH, /* sandboxtime netbench [OPTIONS] */
 	ST_CMD_BENCH,   /* sandboxtime bench NAME [OPTIONS] */
+	ST_CMD_COMPARE, /* sandboxtime compare A.json B.json [C.json ...] [OPTIONS] */
 	ST_CMD_HELP,
 	ST_CMD_VERSION,
 };
@@ -30,7 +31,8 @@ enum st_command {
 /* The commands that take options (help and version are answers, not commands). */
 #define ST_CMDS_ALL                                                                         \
 	(ST_CMD_BIT(ST_CMD_RUN) | ST_CMD_BIT(ST_CMD_LAYERS) | ST_CMD_BIT(ST_CMD_CLEANUP) |   \
-	 ST_CMD_BIT(ST_CMD_ORPHANS) | ST_CMD_BIT(ST_CMD_NETBENCH) | ST_CMD_BIT(ST_CMD_BENCH))
+	 ST_CMD_BIT(ST_CMD_ORPHANS) | ST_CMD_BIT(ST_CMD_NETBENCH) | ST_CMD_BIT(ST_CMD_BENCH) |   \
+	 ST_CMD_BIT(ST_CMD_COMPARE))
 
 enum {
 	ST_GIVEN_NS = 1 << 0,
@@ -109,6 +111,18 @@ struct st_bench_opts {
 	size_t nsizes;
 };
 
+#define ST_CMP_MAX_FILES 16
+
+/* compare: the files, and how the intervals are drawn. */
+struct st_compare_opts {
+	const char *files[ST_CMP_MAX_FILES]; /* A first */
+	size_t nfiles;
+	uint64_t seed; /* --seed */
+	int seed_given;
+	unsigned int resamples; /* --resamples (default 2000) */
+	double fail_pct;        /* --fail-if-slower, -1: not given */
+};
+
 struct st_cleanup_opts {
 	int dry_run; /* list, delete nothing */
 };
@@ -122,6 +136,7 @@ struct st_opts {
 	struct st_netbench_opts netbench;
 	struct st_bench_opts bench;
 	struct st_cleanup_opts cleanup;
+	struct st_compare_opts compare;
 };
 
 /* One option: a row of the table that getopt, --help and the checks read. */

@@ -19,8 +19,11 @@
 int st_cli_parse_count(const char *what, const char *text, uint64_t min, uint64_t max,
 		       unsigned int *out, struct st_error *err);
 
-/* --format: table, json, csv or prometheus. */
+/* --format: table, json, csv, prometheus or markdown. */
 int st_cli_parse_format(const char *text, enum st_format *out, struct st_error *err);
+
+/* --fail-if-slower: a percentage, fractions allowed, 0 to 1000. */
+int st_cli_parse_percent(const char *what, const char *text, double *out, struct st_error *err);
 
 /* --interval: seconds, fractions allowed, 0.1 to a day (docs/DESIGN.md). */
 int st_cli_parse_interval(const char *text, double *out, struct st_error *err);

@@ -27,5 +27,8 @@ int st_cmd_netbench(const struct st_netbench_opts *o, const struct st_output *ou
 /* sandboxtime bench NAME: micro-benchmarks (syscall). */
 int st_cmd_bench(const struct st_bench_opts *o, const struct st_output *out, int *exit_code,
 		 struct st_error *err);
+/* sandboxtime compare A.json B.json ...: ratios of the medians, bootstrap intervals. */
+int st_cmd_compare(const struct st_compare_opts *o, const struct st_output *out, int *exit_code,
+		   struct st_error *err);
 
 #endif

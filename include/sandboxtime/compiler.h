@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
@@ -31,6 +32,7 @@
 #define _cleanup_free_ _cleanup_(freep)
 #define _cleanup_close_ _cleanup_(closep)
 #define _cleanup_pid_ _cleanup_(killpidp)
+#define _cleanup_fclose_ _cleanup_(fclosep)
 #define _unused_ __attribute__((unused))
 #define _printf_(a, b) __attribute__((format(printf, a, b)))
 #define _warn_unused_ __attribute__((warn_unused_result))
@@ -51,6 +53,18 @@ static inline void closep(int *fd)
 		errno = saved;
 	}
 	*fd = -1;
+}
+
+/* A stream read to the end (a written one is closed where its error is checked). */
+static inline void fclosep(FILE **f)
+{
+	if (*f) {
+		int saved = errno;
+
+		fclose(*f);
+		errno = saved;
+	}
+	*f = NULL;
 }
 
 /*

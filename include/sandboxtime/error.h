@@ -18,6 +18,7 @@
 enum st_exit {
 	ST_EXIT_OK = 0,
 	ST_EXIT_ORPHANS_FOUND = 1,
+	ST_EXIT_SLOWER = 1, /* compare --fail-if-slower: a figure is slower by more than PCT */
 	ST_EXIT_FAILURE = 125,
 	ST_EXIT_CANNOT_EXEC = 126,
 	ST_EXIT_NOT_FOUND = 127,

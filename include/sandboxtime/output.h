@@ -12,6 +12,7 @@ enum st_format {
 	ST_FORMAT_JSON,
 	ST_FORMAT_CSV,
 	ST_FORMAT_PROMETHEUS, /* orphans and netbench only */
+	ST_FORMAT_MARKDOWN,   /* compare only */
 };
 
 struct st_output {

@@ -115,6 +115,10 @@ void st_csv_field(FILE *out, const char *text);
 void st_csv_header(FILE *out, struct st_cols cols, const void *doc);
 void st_csv_row(FILE *out, struct st_cols cols, const void *row, const void *doc);
 
+/* Markdown (report_markdown.c): the table's columns as a pipe table, to paste into a PR. */
+void st_md_header(FILE *out, struct st_cols cols, const void *doc);
+void st_md_row(FILE *out, struct st_cols cols, const void *row, const void *doc);
+
 /* JSON (report_json.c): @row's columns as an object, in the table's order. */
 json_t *st_json_row(struct st_cols cols, const void *row, const void *doc);
 /* Writes @doc as every document goes out (indented, keys in order, 9 digits); NULL: ENOMEM. */

@@ -77,4 +77,25 @@ struct st_increment {
 int st_paired_increment(const double *x, const double *ref, size_t n, uint64_t seed,
 			struct st_increment *out);
 
+/* The ratio of two runs' medians, B over A, with its uncertainty. */
+struct st_ratio {
+	double median_a, median_b;
+	double ratio;    /* median_b / median_a */
+	double ci_low;   /* 95% percentile-bootstrap interval of the ratio */
+	double ci_high;
+	int has_ratio;    /* A's samples are all positive (else no ratio, no interval) */
+	int has_interval; /* and both have two samples or more */
+	int within_noise; /* the interval contains 1 */
+	size_t na, nb;
+};
+
+/*
+ * The ratio median(@b) / median(@a) of two independent runs, and a 95%
+ * interval from @resamples bootstrap resamples of each, A and B drawn
+ * independently with replacement from @seed (the same seed and samples give
+ * the same interval). -EINVAL when a side is empty, -ENOMEM.
+ */
+int st_ratio_interval(const double *a, size_t na, const double *b, size_t nb, size_t resamples,
+		      uint64_t seed, struct st_ratio *out);
+
 #endif

@@ -121,6 +121,14 @@ static double median_inplace(double *v, size_t n)
 	return percentile_sorted(v, n, 0.5);
 }
 
+/* The 95% percentile interval of @nb bootstrap estimates (sorted in place). */
+static void interval95(double *est, size_t nb, double *low, double *high)
+{
+	qsort(est, nb, sizeof(*est), cmp_double);
+	*low = percentile_sorted(est, nb, 0.025);
+	*high = percentile_sorted(est, nb, 0.975);
+}
+
 int st_paired_increment(const double *x, const double *ref, size_t n, uint64_t seed,
 			struct st_increment *out)
 {
@@ -142,11 +150,117 @@ int st_paired_increment(const double *x, const double *ref, size_t n, uint64_t s
 			re[r] = d[st_rng_below(&state, n)];
 		meds[b] = median_inplace(re, n);
 	}
-	qsort(meds, ST_BOOTSTRAP_RESAMPLES, sizeof(*meds), cmp_double);
-	out->ci_low = percentile_sorted(meds, ST_BOOTSTRAP_RESAMPLES, 0.025);
-	out->ci_high = percentile_sorted(meds, ST_BOOTSTRAP_RESAMPLES, 0.975);
+	interval95(meds, ST_BOOTSTRAP_RESAMPLES, &out->ci_low, &out->ci_high);
 	out->median = median_inplace(d, n);
 	out->significant = out->ci_low > 0 || out->ci_high < 0;
 	out->n = n;
+	return 0;
+}
+
+/* Uniform in (0, 1]: never 0, so that log() and pow() stay finite. */
+static double uniform01(uint64_t *state)
+{
+	return (double)((st_rng_next(state) >> 11) + 1) * 0x1.0p-53;
+}
+
+/* Standard normal (Box-Muller, one of the pair). */
+static double normal01(uint64_t *state)
+{
+	double u1 = uniform01(state), u2 = uniform01(state);
+
+	return sqrt(-2.0 * log(u1)) * cos(2.0 * M_PI * u2);
+}
+
+/* Gamma(@shape, 1) for shape >= 1 (Marsaglia and Tsang, 2000). */
+static double gamma_draw(double shape, uint64_t *state)
+{
+	double d = shape - 1.0 / 3.0, c = 1.0 / sqrt(9.0 * d);
+
+	for (;;) {
+		double x = normal01(state), v = 1.0 + c * x, u;
+
+		if (v <= 0)
+			continue;
+		v = v * v * v;
+		u = uniform01(state);
+		if (log(u) < 0.5 * x * x + d - d * v + d * log(v))
+			return d * v;
+	}
+}
+
+/* The sample whose rank is the order statistic @u of uniforms: v[floor(n u)]. */
+static double at_uniform(const double *sorted, size_t n, double u)
+{
+	size_t i = (size_t)((double)n * u);
+
+	return sorted[i < n ? i : n - 1];
+}
+
+/*
+ * The median of one bootstrap resample of @sorted, drawn without drawing its
+ * n values. A resample is v[floor(n U_i)] for n uniforms U_i, and that map
+ * keeps order, so its k-th smallest value is v[floor(n U_(k))], where the
+ * k-th of n uniforms U_(k) is Beta(k, n - k + 1); for an even n the next one
+ * lies above it like the least of the n - k uniforms above U_(k). Same
+ * distribution as sorting n draws, in O(1) instead of O(n log n): what makes
+ * 2000 resamples of 10,000 samples cheap.
+ */
+static double resample_median(const double *sorted, size_t n, uint64_t *state)
+{
+	size_t k = (n + 1) / 2; /* 1-based rank of the (lower) median */
+	double x = gamma_draw((double)k, state), y = gamma_draw((double)(n - k + 1), state);
+	double u = x / (x + y), lo = at_uniform(sorted, n, u), up;
+
+	if (n % 2)
+		return lo;
+	up = u + (1.0 - u) * (1.0 - pow(uniform01(state), 1.0 / (double)(n - k)));
+	return 0.5 * (lo + at_uniform(sorted, n, up));
+}
+
+static double *sorted_copy(const double *v, size_t n)
+{
+	double *s = malloc(n * sizeof(*s));
+
+	if (s) {
+		memcpy(s, v, n * sizeof(*s));
+		qsort(s, n, sizeof(*s), cmp_double);
+	}
+	return s;
+}
+
+int st_ratio_interval(const double *a, size_t na, const double *b, size_t nb, size_t resamples,
+		      uint64_t seed, struct st_ratio *out)
+{
+	_cleanup_free_ double *sa = NULL, *sb = NULL, *est = NULL;
+	uint64_t state = seed;
+
+	memset(out, 0, sizeof(*out));
+	out->na = na;
+	out->nb = nb;
+	if (na == 0 || nb == 0 || resamples == 0)
+		return -EINVAL;
+	sa = sorted_copy(a, na);
+	sb = sorted_copy(b, nb);
+	est = malloc(resamples * sizeof(*est));
+	if (!sa || !sb || !est)
+		return -ENOMEM;
+	out->median_a = percentile_sorted(sa, na, 0.5);
+	out->median_b = percentile_sorted(sb, nb, 0.5);
+	/* A ratio needs a positive base: every resampled median of A then is one. */
+	if (sa[0] <= 0)
+		return 0;
+	out->ratio = out->median_b / out->median_a;
+	out->has_ratio = 1;
+	if (na < 2 || nb < 2)
+		return 0;
+	/* A and B are resampled independently: they come from different runs. */
+	for (size_t r = 0; r < resamples; r++) {
+		double ma = resample_median(sa, na, &state);
+
+		est[r] = resample_median(sb, nb, &state) / ma;
+	}
+	interval95(est, resamples, &out->ci_low, &out->ci_high);
+	out->has_interval = 1;
+	out->within_noise = out->ci_low <= 1.0 && out->ci_high >= 1.0;
 	return 0;
 }

@@ -34,6 +34,7 @@ static const struct {
 	[ST_CMD_ORPHANS] = { "orphans", NULL, 1 },
 	[ST_CMD_NETBENCH] = { "netbench", " makes its own paths: ", 0 },
 	[ST_CMD_BENCH] = { "bench", " builds its own sandboxes: ", 0 },
+	[ST_CMD_COMPARE] = { "compare", " reads reports, it measures nothing: ", 0 },
 };
 
 /* sandboxtime bench NAME: the micro-benchmarks behind the numbers. */
@@ -54,6 +55,7 @@ static const char usage_head[] =
 	" sandboxtime bench syscall [OPTIONS]     syscall cost on the host, in a sandbox, with seccomp\n"
 	" sandboxtime bench cpu [OPTIONS]         CPU and memcpy cost, with seccomp and SPEC_ALLOW\n"
 	" sandboxtime bench fork [OPTIONS]        fork() against the parent's memory, vs vfork, posix_spawn\n"
+	" sandboxtime compare A.json B.json...    B over A for every figure, with bootstrap intervals\n"
 	" sandboxtime --help | --version\n"
 	"\n"
 	"Measure what each layer of isolation costs: setup, ready, teardown and the\n"
@@ -67,6 +69,8 @@ static const char usage_tail[] =
 	"failed; 126 if CMD could not be executed; 127 if CMD was not found.\n"
 	"orphans: 0 if no orphan was found, 1 if one was, 125 if the scan failed;\n"
 	"with --cleanup: 0 if no orphan is left, 1 if one is (skipped, failed, --dry-run).\n"
+	"compare: 0, or 1 with --fail-if-slower when a figure is slower by more than PCT;\n"
+	"125 if a file cannot be read or is not a sandboxtime report.\n"
 	"\n"
 	"For more details see sandboxtime(1).\n";
 
@@ -134,6 +138,8 @@ void st_cli_defaults(struct st_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->command = ST_CMD_RUN;
 	o->out.format = ST_FORMAT_TABLE;
+	o->compare.resamples = 2000;
+	o->compare.fail_pct = -1;
 	o->out.cpu = -1;
 	o->run.measure = measure;
 	o->run.net.mode = ST_NET_NONE;
@@ -254,6 +260,11 @@ static int parse_command(int argc, char **argv, struct st_opts *o, int *first,
 				o->bench.name = bench_names[i];
 		if (!o->bench.name)
 			return st_error_usage(err, "bench: unknown benchmark '%s' (known: syscall, cpu, fork)", argv[2]);
+		return 0;
+	}
+	if (strcmp(argv[1], "compare") == 0) {
+		o->command = ST_CMD_COMPARE;
+		*first = 2;
 		return 0;
 	}
 	if (strcmp(argv[1], "layers") == 0 || strcmp(argv[1], "cleanup") == 0) {
@@ -415,11 +426,42 @@ static int finish_netbench(int argc, char **argv, int ind, struct st_opts *o, st
 	return 0;
 }
 
+/* compare: two files or more, and a format that it writes. */
+static int finish_compare(struct st_opts *o, struct st_error *err)
+{
+	if (o->compare.nfiles < 2)
+		return st_error_usage(err, "compare: needs two reports or more (sandboxtime compare A.json B.json [C.json ...])");
+	return no_prometheus(o, err);
+}
+
+/*
+ * getopt stopped ('+': operands end the options, as a run's "-- CMD"
+ * needs). compare's files may stand before, between and after its options:
+ * take the operand and go on (1), or after "--" every word left (0).
+ * Other commands: 0, their operands are checked in finish().
+ */
+static int take_operand(int nargs, char **args, struct st_opts *o, struct st_error *err)
+{
+	struct st_compare_opts *c = &o->compare;
+	int after_dashdash = strcmp(args[optind - 1], "--") == 0;
+
+	if (o->command != ST_CMD_COMPARE || optind >= nargs)
+		return 0;
+	do {
+		if (c->nfiles == ST_CMP_MAX_FILES)
+			return st_error_usage(err, "compare: at most %d reports", ST_CMP_MAX_FILES);
+		c->files[c->nfiles++] = args[optind++];
+	} while (after_dashdash && optind < nargs);
+	return !after_dashdash;
+}
+
 static int finish(int argc, char **argv, int ind, int value_index, struct st_opts *o,
 		  struct st_error *err)
 {
 	int ret;
 
+	if (o->out.format == ST_FORMAT_MARKDOWN && o->command != ST_CMD_COMPARE)
+		return st_error_usage(err, "--format=markdown applies to compare only");
 	switch (o->command) {
 	case ST_CMD_ORPHANS:
 		return finish_orphans(argc, argv, ind, o, err);
@@ -464,9 +506,21 @@ int st_cli_parse(int argc, char **argv, struct st_opts *o, struct st_error *err)
 	nargs = argc - first + 1;
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(nargs, args, shortopts, longopts, NULL)) != -1) {
-		const struct st_cli_option *r = option_row(c);
-		int took_value = optarg && optarg == args[optind - 1];
+	for (;;) {
+		const struct st_cli_option *r;
+		int took_value;
+
+		c = getopt_long(nargs, args, shortopts, longopts, NULL);
+		if (c == -1) {
+			ret = take_operand(nargs, args, o, err);
+			if (ret < 0)
+				return ret;
+			if (ret == 0)
+				break;
+			continue;
+		}
+		r = option_row(c);
+		took_value = optarg && optarg == args[optind - 1];
 
 		if (c == ':')
 			return st_error_usage(err, "option '%s' needs a value", args[optind - 1]);
@@ -485,5 +539,7 @@ int st_cli_parse(int argc, char **argv, struct st_opts *o, struct st_error *err)
 		if (o->command == ST_CMD_HELP || o->command == ST_CMD_VERSION)
 			return 0;
 	}
+	if (o->command == ST_CMD_COMPARE)
+		return finish_compare(o, err);
 	return finish(argc, argv, optind + first - 1, value_index, o, err);
 }

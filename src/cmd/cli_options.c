@@ -23,6 +23,7 @@
 #define MAX_REPEAT 100000u
 #define MAX_COLD_MS 60000u
 #define MAX_MIN_AGE_S 315360000u
+#define MAX_RESAMPLES 1000000u
 
 #define RUN ST_CMD_BIT(ST_CMD_RUN)
 #define LAYERS ST_CMD_BIT(ST_CMD_LAYERS)
@@ -30,8 +31,9 @@
 #define ORPHANS ST_CMD_BIT(ST_CMD_ORPHANS)
 #define NETBENCH ST_CMD_BIT(ST_CMD_NETBENCH)
 #define BENCH ST_CMD_BIT(ST_CMD_BENCH)
+#define COMPARE ST_CMD_BIT(ST_CMD_COMPARE)
 /* The options of every command that writes a report. */
-#define REPORTING (RUN | LAYERS | ORPHANS | NETBENCH | BENCH)
+#define REPORTING (RUN | LAYERS | ORPHANS | NETBENCH | BENCH | COMPARE)
 
 /* --ns and --repeat mean the same to a run, layers and bench: one place each. */
 static struct st_measure_opts *measure_of(struct st_opts *o)
@@ -176,8 +178,22 @@ static int parse_deferred_repeat(struct st_opts *o, const char *arg, struct st_e
 
 static int parse_seed(struct st_opts *o, const char *arg, struct st_error *err)
 {
+	if (o->command == ST_CMD_COMPARE) {
+		o->compare.seed_given = 1;
+		return st_parse_uint("--seed", arg, 0, UINT64_MAX, &o->compare.seed, err);
+	}
 	o->run.measure.seed_given = 1;
 	return st_parse_uint("--seed", arg, 0, UINT64_MAX, &o->run.measure.seed, err);
+}
+
+static int parse_resamples(struct st_opts *o, const char *arg, struct st_error *err)
+{
+	return st_cli_parse_count("--resamples", arg, 100, MAX_RESAMPLES, &o->compare.resamples, err);
+}
+
+static int parse_fail_if_slower(struct st_opts *o, const char *arg, struct st_error *err)
+{
+	return st_cli_parse_percent("--fail-if-slower", arg, &o->compare.fail_pct, err);
 }
 
 static int parse_cold(struct st_opts *o, const char *arg, struct st_error *err)
@@ -433,9 +449,16 @@ const struct st_cli_option st_cli_options[] = {
 	{ "deferred-repeat", 0, ARG, RUN | LAYERS, "N",
 	  "samples of the deferred teardown (default: --repeat, at most 10)", parse_deferred_repeat,
 	  ST_OPT_HELP_BREAK, NULL, NULL },
-	{ "seed", 0, ARG, RUN | LAYERS, "N",
+	{ "seed", 0, ARG, RUN | LAYERS | COMPARE, "N",
 	  "the seed of the sets' random order and of the intervals\n"
 	  "(default: a new one, printed in the report)", parse_seed, 0, NULL, NULL },
+	{ "resamples", 0, ARG, COMPARE, "N",
+	  "compare: bootstrap resamples per interval, 100 to 1000000\n"
+	  "(default: 2000)", parse_resamples, 0, NULL, NULL },
+	{ "fail-if-slower", 0, ARG, COMPARE, "PCT",
+	  "compare: exit 1 when a figure's interval lies wholly above\n"
+	  "1+PCT/100 (significantly slower by more than PCT percent)", parse_fail_if_slower,
+	  ST_OPT_HELP_BREAK, NULL, NULL },
 	{ "cold", 0, ARG, RUN | LAYERS, "MS",
 	  "also measure after MS milliseconds idle before every sample", parse_cold, 0, NULL, NULL },
 	{ "alone", 0, NOARG, RUN | LAYERS, NULL,
@@ -444,7 +467,8 @@ const struct st_cli_option st_cli_options[] = {
 	{ "cpu", 0, ARG, RUN | LAYERS | NETBENCH | BENCH, "N",
 	  "pin sandboxtime and its children to CPU N", parse_cpu, 0, NULL, NULL },
 	{ "format", 0, ARG, REPORTING, "FORMAT",
-	  "table (default), json, csv, or prometheus (orphans, netbench)", parse_format, 0, NULL, NULL },
+	  "table (default), json, csv, prometheus (orphans, netbench)\n"
+	  "or markdown (compare)", parse_format, 0, NULL, NULL },
 	{ "json", 'J', NOARG, REPORTING, NULL,
 	  "same as --format=json", parse_json, 0, NULL, NULL },
 	{ "output", 'o', ARG, REPORTING, "FILE",

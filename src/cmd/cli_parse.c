@@ -31,7 +31,7 @@ int st_cli_parse_count(const char *what, const char *text, uint64_t min, uint64_
 
 int st_cli_parse_format(const char *text, enum st_format *out, struct st_error *err)
 {
-	static const char *const names[] = { "table", "json", "csv", "prometheus" };
+	static const char *const names[] = { "table", "json", "csv", "prometheus", "markdown" };
 
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
 		if (strcmp(text, names[i]) == 0) {
@@ -39,7 +39,20 @@ int st_cli_parse_format(const char *text, enum st_format *out, struct st_error *
 			return 0;
 		}
 	}
-	return st_error_usage(err, "--format: unknown format '%s' (known: table, json, csv, prometheus)", text);
+	return st_error_usage(err, "--format: unknown format '%s' (known: table, json, csv, prometheus, markdown)", text);
+}
+
+int st_cli_parse_percent(const char *what, const char *text, double *out, struct st_error *err)
+{
+	char *end = NULL;
+	double v;
+
+	errno = 0;
+	v = strtod(text, &end);
+	if (errno || end == text || *end || !(v >= 0 && v <= 1000))
+		return st_error_usage(err, "%s: '%s' is not a percentage from 0 to 1000", what, text);
+	*out = v;
+	return 0;
 }
 
 int st_cli_parse_interval(const char *text, double *out, struct st_error *err)

@@ -250,7 +250,8 @@ int st_session_emit(struct st_session *s, st_session_writer write, const void *c
 	if (s->output->quiet)
 		return 0;
 	/* Only a regular file is emptied: -o /dev/stdout may be a pipe or a tty. */
-	if (s->out != stderr && is_regular(fileno(s->out)) && ftruncate(fileno(s->out), 0) < 0)
+	if (s->out != stderr && s->out != stdout && is_regular(fileno(s->out)) &&
+	    ftruncate(fileno(s->out), 0) < 0)
 		return st_error_set(err, errno, "--output: emptying '%s'", s->output->path);
 	ret = write(ctx, s->out, err);
 	if (ret == 0)
@@ -263,7 +264,8 @@ int st_session_emit(struct st_session *s, st_session_writer write, const void *c
 void st_session_end(struct st_session *s)
 {
 	st_measurement_free(&s->m);
-	if (s->out && s->out != stderr) {
+	/* The standard streams are main's (compare writes to stdout). */
+	if (s->out && s->out != stderr && s->out != stdout) {
 		fclose(s->out);
 		if (s->created_output && !s->report_written)
 			unlink(s->output->path);

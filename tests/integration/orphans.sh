@@ -257,7 +257,7 @@ t_bad_format() {
 	local rc
 	"$ST_BIN" orphans --format=xml >"$W/o" 2>"$W/e"; rc=$?
 	expect_eq "$rc" 125 || return 1
-	expect_eq "$(head -n1 "$W/e")" "sandboxtime: --format: unknown format 'xml' (known: table, json, csv, prometheus)" || return 1
+	expect_eq "$(head -n1 "$W/e")" "sandboxtime: --format: unknown format 'xml' (known: table, json, csv, prometheus, markdown)" || return 1
 	expect_eq "$(wc -l <"$W/e")" 2 || return 1
 	[ ! -s "$W/o" ]
 }

@@ -209,6 +209,45 @@ static void test_layers_command(void **state)
 	assert_usage(PARSE(&o, &err, "layers", "--", "ls"), &err, "'ls'");
 }
 
+static void test_compare_command(void **state)
+{
+	struct st_opts o;
+	struct st_error err = { 0 };
+
+	assert_int_equal(PARSE(&o, &err, "compare", "a.json", "b.json"), 0);
+	assert_int_equal(o.command, ST_CMD_COMPARE);
+	assert_int_equal(o.compare.nfiles, 2);
+	assert_int_equal(o.compare.resamples, 2000);
+	assert_false(o.compare.seed_given);
+	assert_true(o.compare.fail_pct < 0);
+	/* Files before, between and after the options; "--" ends them. */
+	assert_int_equal(PARSE(&o, &err, "compare", "a.json", "--seed=7", "b.json", "--format=markdown",
+			       "c.json", "--fail-if-slower", "2.5", "--resamples=500", "--", "-d.json"), 0);
+	assert_int_equal(o.compare.nfiles, 4);
+	assert_string_equal(o.compare.files[0], "a.json");
+	assert_string_equal(o.compare.files[1], "b.json");
+	assert_string_equal(o.compare.files[2], "c.json");
+	assert_string_equal(o.compare.files[3], "-d.json");
+	assert_true(o.compare.seed_given);
+	assert_int_equal(o.compare.seed, 7);
+	assert_int_equal(o.out.format, ST_FORMAT_MARKDOWN);
+	assert_true(o.compare.fail_pct == 2.5);
+	assert_int_equal(o.compare.resamples, 500);
+	assert_usage(PARSE(&o, &err, "compare", "a.json"), &err, "two reports");
+	assert_usage(PARSE(&o, &err, "compare", "a.json", "b.json", "--fail-if-slower=-1"), &err,
+		     "--fail-if-slower");
+	assert_usage(PARSE(&o, &err, "compare", "a.json", "b.json", "--fail-if-slower=5x"), &err,
+		     "--fail-if-slower");
+	assert_usage(PARSE(&o, &err, "compare", "a.json", "b.json", "--resamples=10"), &err,
+		     "--resamples");
+	assert_usage(PARSE(&o, &err, "compare", "a.json", "b.json", "--repeat=3"), &err, "--repeat");
+	assert_usage(PARSE(&o, &err, "compare", "a.json", "b.json", "--format=prometheus"), &err,
+		     "prometheus");
+	/* markdown is compare's alone, and compare's options are its own. */
+	assert_usage(PARSE(&o, &err, "layers", "--format=markdown"), &err, "markdown");
+	assert_usage(PARSE(&o, &err, "layers", "--fail-if-slower=5"), &err, "--fail-if-slower");
+}
+
 static void test_repeat_zero(void **state)
 {
 	struct st_opts o;
@@ -849,6 +888,7 @@ int main(void)
 		cmocka_unit_test(test_output),
 		cmocka_unit_test(test_help_version),
 		cmocka_unit_test(test_layers_command),
+		cmocka_unit_test(test_compare_command),
 		cmocka_unit_test(test_repeat_zero),
 		cmocka_unit_test(test_bad_numbers),
 		cmocka_unit_test(test_bad_number_messages),

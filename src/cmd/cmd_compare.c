@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: MIT
+/*
+ * `sandboxtime compare A.json B.json [C.json ...]`: reads the reports
+ * (compare_doc.c), compares every later one with A (compare.c) and writes
+ * the comparison (report_compare.c) to standard output or -o FILE. It
+ * measures nothing, so it needs no privilege and no namespace.
+ */
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+
+#include "sandboxtime/cmd.h"
+#include "sandboxtime/compare.h"
+#include "sandboxtime/report_compare.h"
+#include "sandboxtime/session.h"
+
+/* The documents, freed together whatever happened. */
+struct docs {
+	struct st_cmp_doc v[ST_CMP_MAX_FILES];
+	size_t n;
+};
+
+static void docs_free(struct docs *d)
+{
+	for (size_t i = 0; i < d->n; i++)
+		st_cmp_doc_free(&d->v[i]);
+}
+
+static int load_all(const struct st_compare_opts *o, struct docs *d, struct st_error *err)
+{
+	for (size_t i = 0; i < o->nfiles; i++) {
+		int ret = st_cmp_doc_load(&d->v[i], o->files[i], err);
+
+		d->n = i + 1; /* a half-read document is freed too */
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+static uint64_t fresh_seed(void)
+{
+	uint64_t seed;
+	struct timespec ts;
+
+	if (getrandom(&seed, sizeof(seed), GRND_NONBLOCK) == (ssize_t)sizeof(seed))
+		return seed;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 32);
+}
+
+struct emit_ctx {
+	const struct st_compare *c;
+	enum st_format format;
+};
+
+static int write_comparison(const void *ctx, FILE *out, struct st_error *err)
+{
+	const struct emit_ctx *e = ctx;
+
+	return st_compare_write(e->c, e->format, out, err);
+}
+
+int st_cmd_compare(const struct st_compare_opts *o, const struct st_output *out, int *exit_code,
+		   struct st_error *err)
+{
+	struct docs docs __attribute__((cleanup(docs_free))) = { .n = 0 };
+	struct st_compare c __attribute__((cleanup(st_compare_free))) = {
+		.resamples = o->resamples,
+		.seed = o->seed_given ? o->seed : fresh_seed(),
+		.fail_pct = o->fail_pct,
+	};
+	struct st_session s __attribute__((cleanup(st_session_end)));
+	struct emit_ctx e = { .c = &c, .format = out->format };
+	int ret;
+
+	*exit_code = ST_EXIT_FAILURE;
+	/* Read every file before -o is created: a bad input leaves nothing behind. */
+	ret = load_all(o, &docs, err);
+	c.docs = docs.v;
+	c.ndocs = docs.n;
+	if (ret == 0)
+		ret = st_compare_run(&c, err);
+	if (ret == 0)
+		ret = st_session_open(&s, out, err);
+	else
+		memset(&s, 0, sizeof(s));
+	if (ret < 0)
+		return ret;
+	/* A comparison is the command's answer: standard output, unless -o. */
+	if (!out->path)
+		s.out = stdout;
+	ret = st_session_emit(&s, write_comparison, &e, err);
+	if (ret < 0)
+		return ret;
+	*exit_code = c.over_limit ? ST_EXIT_SLOWER : ST_EXIT_OK;
+	return 0;
+}

@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Matching figures across documents and judging each ratio. The interval
+ * comes from st_ratio_interval() (src/base/stats.c); what is decided here is
+ * which way is slower and whether a figure fails --fail-if-slower.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sandboxtime/compare.h"
+#include "sandboxtime/compiler.h"
+
+const char *const st_cmp_verdict_names[] = {
+	[ST_CMP_NO_RATIO] = "no ratio",
+	[ST_CMP_NO_INTERVAL] = "no interval",
+	[ST_CMP_NOISE] = "within noise",
+	[ST_CMP_SLOWER] = "slower",
+	[ST_CMP_FASTER] = "faster",
+};
+
+const char *const st_cmp_fact_keys[] = { "kernel",        "cpus",        "cpu_model", "rootless",
+					 "cgroup",        "rcu_expedited", "virtualized", "version" };
+const size_t st_cmp_nfact_keys = ARRAY_SIZE(st_cmp_fact_keys);
+
+static void find_host_differences(struct st_compare *c)
+{
+	char a[128], b[128];
+
+	c->nfacts = 0;
+	for (size_t k = 0; k < st_cmp_nfact_keys && c->nfacts < ST_CMP_MAX_FACTS; k++) {
+		st_cmp_doc_host_fact(&c->docs[0], st_cmp_fact_keys[k], a, sizeof(a));
+		for (size_t d = 1; d < c->ndocs; d++) {
+			st_cmp_doc_host_fact(&c->docs[d], st_cmp_fact_keys[k], b, sizeof(b));
+			if (strcmp(a, b) != 0) {
+				c->facts[c->nfacts++] = st_cmp_fact_keys[k];
+				break;
+			}
+		}
+	}
+}
+
+/* Ratio and interval from the raw samples where both have them, else the medians. */
+static int rate(struct st_cmp_row *row, size_t resamples, uint64_t seed)
+{
+	const struct st_cmp_figure *fa = row->fa, *fb = row->fb;
+	int ret;
+
+	if (fa->samples.n && fb->samples.n) {
+		ret = st_ratio_interval(fa->samples.v, fa->samples.n, fb->samples.v, fb->samples.n,
+					resamples, seed, &row->r);
+		if (ret < 0)
+			return ret;
+	} else {
+		memset(&row->r, 0, sizeof(row->r));
+		row->r.median_a = fa->median;
+		row->r.median_b = fb->median;
+		row->r.has_ratio = fa->median > 0;
+		if (row->r.has_ratio)
+			row->r.ratio = fb->median / fa->median;
+	}
+	return 0;
+}
+
+/* Slower is a larger B for times, a smaller one for throughput. */
+static void judge(struct st_cmp_row *row, double fail_pct)
+{
+	const struct st_ratio *r = &row->r;
+	int higher_better = row->fa->higher_better;
+	double limit = 1.0 + (fail_pct > 0 ? fail_pct : 0) / 100.0;
+	int above = r->ci_low > 1.0;
+
+	if (!r->has_ratio)
+		row->verdict = ST_CMP_NO_RATIO;
+	else if (!r->has_interval)
+		row->verdict = ST_CMP_NO_INTERVAL;
+	else if (r->within_noise)
+		row->verdict = ST_CMP_NOISE;
+	else
+		row->verdict = (above != higher_better) ? ST_CMP_SLOWER : ST_CMP_FASTER;
+	if (fail_pct < 0 || row->verdict != ST_CMP_SLOWER)
+		return;
+	row->over_limit = higher_better ? r->ci_high < 1.0 / limit : r->ci_low > limit;
+}
+
+static int check_kinds(const struct st_compare *c, struct st_error *err)
+{
+	const struct st_cmp_doc *a = &c->docs[0];
+
+	for (size_t d = 1; d < c->ndocs; d++)
+		if (strcmp(c->docs[d].kind, a->kind) != 0)
+			return st_error_set(err, 0, "compare: %s is a %s report, %s a %s one: nothing to compare",
+					    c->docs[d].path, c->docs[d].kind, a->path, a->kind);
+	return 0;
+}
+
+int st_compare_run(struct st_compare *c, struct st_error *err)
+{
+	const struct st_cmp_doc *a = &c->docs[0];
+	int ret = check_kinds(c, err);
+
+	if (ret < 0)
+		return ret;
+	c->rows = calloc(a->nfig * (c->ndocs - 1) + 1, sizeof(*c->rows));
+	c->unmatched = calloc(c->ndocs, sizeof(*c->unmatched));
+	if (!c->rows || !c->unmatched)
+		return st_error_set(err, ENOMEM, "compare");
+	find_host_differences(c);
+	for (size_t d = 1; d < c->ndocs; d++) {
+		for (size_t i = 0; i < a->nfig; i++) {
+			const struct st_cmp_figure *fb = st_cmp_doc_find(&c->docs[d], a->fig[i].name, i);
+			struct st_cmp_row *row = &c->rows[c->nrows];
+			/* Each figure its own stream: a row's interval does not depend on the rows before. */
+			uint64_t seed = c->seed ^ (0x9e3779b97f4a7c15ull * (uint64_t)(c->nrows + 1));
+
+			if (!fb) {
+				c->unmatched[d]++;
+				continue;
+			}
+			row->b = &c->docs[d];
+			row->fa = &a->fig[i];
+			row->fb = fb;
+			if (rate(row, c->resamples, seed) < 0)
+				return st_error_set(err, ENOMEM, "compare: %s", fb->name);
+			judge(row, c->fail_pct);
+			c->over_limit += (size_t)row->over_limit;
+			c->nrows++;
+		}
+	}
+	return 0;
+}
+
+void st_compare_free(struct st_compare *c)
+{
+	free(c->rows);
+	free(c->unmatched);
+	c->rows = NULL;
+	c->unmatched = NULL;
+	c->nrows = 0;
+}

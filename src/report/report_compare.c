@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The sandboxtime/compare/v1 document: one row per figure and later file,
+ * described once by compare_cols[] for the table, markdown, CSV and JSON.
+ * The header (files, seed, the hosts' differences) stays here, since no
+ * column table can say it.
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "sandboxtime/compiler.h"
+#include "sandboxtime/report.h"
+#include "sandboxtime/report_compare.h"
+
+#define ROW(row) ((const struct st_cmp_row *)(row))
+#define CMP(doc) ((const struct st_compare *)(doc))
+
+#define T ST_COL_TABLE
+#define C ST_COL_CSV
+#define J ST_COL_JSON
+
+static void get_file(const struct st_col *col, const void *row, const void *doc, struct st_cell *c)
+{
+	c->text = ROW(row)->b->path;
+}
+
+static void get_figure(const struct st_col *col, const void *row, const void *doc, struct st_cell *c)
+{
+	c->text = ROW(row)->fa->name;
+}
+
+enum { V_MEDIAN_A, V_MEDIAN_B, V_RATIO, V_LOW, V_HIGH };
+
+static void get_value(const struct st_col *col, const void *row, const void *doc, struct st_cell *c)
+{
+	const struct st_ratio *r = &ROW(row)->r;
+	const double v[] = { r->median_a, r->median_b, r->ratio, r->ci_low, r->ci_high };
+	int known = col->arg < V_RATIO || (col->arg == V_RATIO ? r->has_ratio : r->has_interval);
+
+	c->kind = ST_CELL_REAL;
+	c->d = v[col->arg];
+	c->empty = c->null = !known;
+}
+
+static void get_count(const struct st_col *col, const void *row, const void *doc, struct st_cell *c)
+{
+	c->kind = ST_CELL_UINT;
+	c->u = col->arg ? ROW(row)->fb->samples.n : ROW(row)->fa->samples.n;
+}
+
+static void get_interval(const struct st_col *col, const void *row, const void *doc,
+			 struct st_cell *c)
+{
+	const struct st_ratio *r = &ROW(row)->r;
+
+	if (!r->has_interval) {
+		c->empty = 1;
+		return;
+	}
+	snprintf(c->buf, sizeof(c->buf), "[%.3f, %.3f]", r->ci_low, r->ci_high);
+	c->text = c->buf;
+}
+
+static void get_verdict(const struct st_col *col, const void *row, const void *doc, struct st_cell *c)
+{
+	const struct st_cmp_row *r = ROW(row);
+
+	/* The table says which rows fail --fail-if-slower; JSON and CSV have a key for it. */
+	if (r->over_limit && c->format == ST_OUT_TABLE)
+		snprintf(c->buf, sizeof(c->buf), "slower by >%g%%", CMP(doc)->fail_pct);
+	else
+		snprintf(c->buf, sizeof(c->buf), "%s", st_cmp_verdict_names[r->verdict]);
+	c->text = c->buf;
+}
+
+enum { B_HIGHER, B_OVER };
+
+static void get_bool(const struct st_col *col, const void *row, const void *doc, struct st_cell *c)
+{
+	c->kind = ST_CELL_BOOL;
+	c->i = col->arg == B_HIGHER ? ROW(row)->fa->higher_better : ROW(row)->over_limit;
+}
+
+/* clang-format off */
+static const struct st_col compare_cols[] = {
+	{ .name = "file", .key = "file", .in = C | J, .get = get_file,
+	  .help = "the file compared with the first one (B)" },
+	{ .name = "figure", .key = "figure", .heading = "figure", .width = 44, .align = ST_ALIGN_LEFT,
+	  .in = T | C | J, .get = get_figure, .help = "the figure's path in the documents" },
+	{ .name = "median_a", .key = "median_a", .heading = "A", .width = 11, .prec = 3, .csv_prec = 6,
+	  .in = T | C | J, .get = get_value, .arg = V_MEDIAN_A, .help = "median in the first file" },
+	{ .name = "median_b", .key = "median_b", .heading = "B", .width = 11, .prec = 3, .csv_prec = 6,
+	  .in = T | C | J, .get = get_value, .arg = V_MEDIAN_B, .help = "median in the later file" },
+	{ .name = "ratio", .key = "ratio", .heading = "B/A", .width = 7, .prec = 3, .csv_prec = 6,
+	  .in = T | C | J, .get = get_value, .arg = V_RATIO, .help = "median B over median A" },
+	{ .name = "interval", .heading = "95% interval", .width = 16, .in = T, .get = get_interval },
+	{ .name = "ci_low", .key = "ci_low", .csv_prec = 6, .in = C | J, .get = get_value, .arg = V_LOW,
+	  .help = "95% bootstrap interval of the ratio, low end" },
+	{ .name = "ci_high", .key = "ci_high", .csv_prec = 6, .in = C | J, .get = get_value,
+	  .arg = V_HIGH, .help = "and high end" },
+	{ .name = "verdict", .key = "verdict", .heading = "verdict", .width = 12, .align = ST_ALIGN_LEFT,
+	  .in = T | C | J, .get = get_verdict,
+	  .help = "within noise, slower, faster, no interval or no ratio" },
+	{ .name = "samples_a", .key = "samples_a", .in = C | J, .get = get_count, .arg = 0 },
+	{ .name = "samples_b", .key = "samples_b", .in = C | J, .get = get_count, .arg = 1 },
+	{ .name = "higher_is_better", .key = "higher_is_better", .in = C | J, .get = get_bool,
+	  .arg = B_HIGHER },
+	{ .name = "over_limit", .key = "over_limit", .in = C | J, .get = get_bool, .arg = B_OVER },
+};
+/* clang-format on */
+
+static json_t *host_differences_json(const struct st_compare *c)
+{
+	json_t *diffs = json_array();
+	char buf[128];
+
+	for (size_t k = 0; k < c->nfacts; k++) {
+		json_t *values = json_array();
+
+		for (size_t d = 0; d < c->ndocs; d++) {
+			st_cmp_doc_host_fact(&c->docs[d], c->facts[k], buf, sizeof(buf));
+			json_array_append_new(values, json_string(buf));
+		}
+		json_array_append_new(diffs, json_pack("{s:s,s:o}", "fact", c->facts[k], "values", values));
+	}
+	return diffs;
+}
+
+static json_t *files_json(const struct st_compare *c)
+{
+	json_t *files = json_array();
+
+	for (size_t d = 0; d < c->ndocs; d++) {
+		const struct st_cmp_doc *doc = &c->docs[d];
+		json_t *host = json_object_get(doc->root, "host");
+
+		json_array_append_new(files, json_pack("{s:s,s:s,s:s,s:O,s:I,s:I}", "path", doc->path,
+						       "schema",
+						       json_string_value(json_object_get(doc->root, "schema")),
+						       "kind", doc->kind, "host", host ? host : json_null(),
+						       "figures", (json_int_t)doc->nfig, "unmatched",
+						       (json_int_t)c->unmatched[d]));
+	}
+	return files;
+}
+
+json_t *st_compare_json(const struct st_compare *c)
+{
+	json_t *doc = json_object(), *rows = json_array();
+	char seed[24];
+
+	for (size_t i = 0; i < c->nrows; i++)
+		json_array_append_new(rows, st_json_row(ST_COLS(compare_cols), &c->rows[i], c));
+	/* A string: JSON numbers lose a 64-bit seed's low digits in many readers. */
+	snprintf(seed, sizeof(seed), "%" PRIu64, c->seed);
+	json_object_set_new(doc, "schema", json_string(ST_SCHEMA_COMPARE));
+	json_object_set_new(doc, "tool", st_report_tool_json());
+	json_object_set_new(doc, "seed", json_string(seed));
+	json_object_set_new(doc, "resamples", json_integer((json_int_t)c->resamples));
+	json_object_set_new(doc, "fail_if_slower_pct",
+			    c->fail_pct >= 0 ? json_real(c->fail_pct) : json_null());
+	json_object_set_new(doc, "files", files_json(c));
+	json_object_set_new(doc, "host_differences", host_differences_json(c));
+	json_object_set_new(doc, "figures", rows);
+	json_object_set_new(doc, "over_limit", json_integer((json_int_t)c->over_limit));
+	return doc;
+}
+
+/* "kernel: A 6.1.0, B 6.18.4": one line per fact in which a file differs. */
+static void host_lines(const struct st_compare *c, FILE *out, const char *bullet)
+{
+	char buf[128];
+
+	if (!c->nfacts) {
+		fprintf(out, "%shosts: same kernel, CPUs, rootless, cgroup mode, rcu_expedited and version\n",
+			bullet);
+		return;
+	}
+	for (size_t k = 0; k < c->nfacts; k++) {
+		fprintf(out, "%shost %s differs:", bullet, c->facts[k]);
+		for (size_t d = 0; d < c->ndocs; d++) {
+			st_cmp_doc_host_fact(&c->docs[d], c->facts[k], buf, sizeof(buf));
+			fprintf(out, "%s %s %s", d ? "," : "", c->docs[d].path, buf);
+		}
+		fputc('\n', out);
+	}
+}
+
+static void header_lines(const struct st_compare *c, FILE *out, int md)
+{
+	const char *q = md ? "`" : "";
+
+	fprintf(out, "%s: base %s%s%s, %zu resamples, seed %" PRIu64 " (--seed=%" PRIu64
+		" replays the intervals)\n", md ? "**sandboxtime compare**" : "sandboxtime compare", q,
+		c->docs[0].path, q, c->resamples, c->seed, c->seed);
+	if (md)
+		fputc('\n', out);
+	host_lines(c, out, md ? "- " : "");
+}
+
+/* The rows of later file @b: one table (or markdown table) each. */
+static void file_block(const struct st_compare *c, const struct st_cmp_doc *b, size_t d, FILE *out,
+		       int md)
+{
+	struct st_cols cols = ST_COLS(compare_cols);
+
+	fprintf(out, "\n%s%s -> %s: %zu figure(s) in both", md ? "### " : "", c->docs[0].path, b->path,
+		c->docs[0].nfig - c->unmatched[d]);
+	if (c->unmatched[d])
+		fprintf(out, ", %zu of the first file's not in it", c->unmatched[d]);
+	fputs(md ? "\n\n" : "\n", out);
+	if (md) {
+		st_md_header(out, cols, c);
+	} else {
+		st_table_header(out, cols, c);
+		fputc('\n', out);
+	}
+	for (size_t i = 0; i < c->nrows; i++) {
+		if (c->rows[i].b != b)
+			continue;
+		if (md) {
+			st_md_row(out, cols, &c->rows[i], c);
+		} else {
+			st_table_row(out, cols, &c->rows[i], c);
+			fputc('\n', out);
+		}
+	}
+}
+
+static void write_text(const struct st_compare *c, FILE *out, int md)
+{
+	header_lines(c, out, md);
+	for (size_t d = 1; d < c->ndocs; d++)
+		file_block(c, &c->docs[d], d, out, md);
+	if (c->fail_pct >= 0)
+		fprintf(out, "\n--fail-if-slower=%g: %zu figure(s) significantly slower by more than that\n",
+			c->fail_pct, c->over_limit);
+}
+
+static void write_csv(const struct st_compare *c, FILE *out)
+{
+	st_csv_header(out, ST_COLS(compare_cols), c);
+	for (size_t i = 0; i < c->nrows; i++)
+		st_csv_row(out, ST_COLS(compare_cols), &c->rows[i], c);
+}
+
+int st_compare_write(const struct st_compare *c, enum st_format format, FILE *out,
+		     struct st_error *err)
+{
+	json_auto_t *doc = NULL;
+
+	switch (format) {
+	case ST_FORMAT_JSON:
+		doc = st_compare_json(c);
+		return st_json_write(doc, out, err);
+	case ST_FORMAT_CSV:
+		write_csv(c, out);
+		return 0;
+	case ST_FORMAT_MARKDOWN:
+		write_text(c, out, 1);
+		return 0;
+	case ST_FORMAT_TABLE:
+	default:
+		write_text(c, out, 0);
+		return 0;
+	}
+}

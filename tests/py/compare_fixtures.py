@@ -1,0 +1,89 @@
+"""Writes the fixtures of tests/fixtures/compare/ (run from the top, then
+review the diff): sandboxtime/v1 and sandboxtime/netbench/v1 documents with
+known samples.
+
+base.json       two layers with 201 samples per figure from a fixed generator
+same.json       base.json's samples, shuffled: the same distribution
+shifted.json    base.json's samples times 1.25, and another kernel
+netbench_a.json, netbench_b.json  throughput halved in b (higher is better)
+
+Usage: python3 -B tests/py/compare_fixtures.py [DIR]
+"""
+import json
+import os
+import random
+import sys
+
+FACTOR = 1.25
+N = 201
+
+
+def host(kernel):
+    return {"kernel": kernel, "cpus": 2, "cpu_model": "fixture", "rootless": False,
+            "uid": 0, "pinned_cpu": None, "rcu_expedited": 0, "cgroup": "v2",
+            "virtualized": True, "clone": "clone3"}
+
+
+def stats(samples):
+    s = sorted(samples)
+    n = len(s)
+    mid = s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
+    mean = sum(s) / n
+    return {"min": s[0], "median": mid, "p95": s[int(0.95 * (n - 1))],
+            "p95_is_max": n < 41, "max": s[-1], "mean": mean,
+            "stddev": (sum((x - mean) ** 2 for x in s) / (n - 1)) ** 0.5,
+            "n": n, "samples": samples}
+
+
+def base_samples(seed, centre):
+    rng = random.Random(seed)
+    return [round(centre * (1 + rng.uniform(-0.1, 0.1)), 3) for _ in range(N)]
+
+
+def layers_doc(kernel, scale, shuffle_seed=None):
+    layers = []
+    for i, name in enumerate(["base", "user"]):
+        fig = {}
+        for j, key in enumerate(["setup_us", "teardown_us"]):
+            v = [round(x * scale, 6) for x in base_samples(10 * i + j, 100.0 * (i + 1))]
+            if shuffle_seed is not None:
+                random.Random(shuffle_seed + i + j).shuffle(v)
+            fig[key] = stats(v)
+        # An increment: a median without raw samples (ratio only).
+        fig["increments"] = {"setup_us": {"median": 50.0 * scale, "ci_low": 40.0 * scale,
+                                          "ci_high": 60.0 * scale, "significant": True,
+                                          "n": N}}
+        layers.append({"layer": name, "available": True, **fig})
+    return {"schema": "sandboxtime/v1", "tool": {"name": "sandboxtime", "version": "0.1.0"},
+            "host": host(kernel), "config": {"repeat": N, "seed": "1"}, "layers": layers}
+
+
+def netbench_doc(scale):
+    paths = []
+    for i, name in enumerate(["host", "veth"]):
+        v = [round(x * scale, 6) for x in base_samples(100 + i, 40.0 / (i + 1))]
+        paths.append({"path": name, "throughput_gbps": stats(v),
+                      "latency_us": {"p50": 20.0, "p99": 40.0, "mean": 22.0, "n": 1000,
+                                     "min": 10.0, "max": 90.0}})
+    return {"schema": "sandboxtime/netbench/v1",
+            "tool": {"name": "sandboxtime", "version": "0.1.0"},
+            "host": host("6.1.0-fixture"), "config": {}, "paths": paths}
+
+
+def main():
+    out = sys.argv[1] if len(sys.argv) > 1 else "tests/fixtures/compare"
+    docs = {
+        "base.json": layers_doc("6.1.0-fixture", 1.0),
+        "same.json": layers_doc("6.1.0-fixture", 1.0, shuffle_seed=7),
+        "shifted.json": layers_doc("6.12.0-fixture", FACTOR),
+        "netbench_a.json": netbench_doc(1.0),
+        "netbench_b.json": netbench_doc(0.5),
+    }
+    for name, doc in docs.items():
+        with open(os.path.join(out, name), "w") as f:
+            json.dump(doc, f, indent=2)
+            f.write("\n")
+
+
+if __name__ == "__main__":
+    main()
