@@ -19,8 +19,30 @@ int st_ns_mount_make_private(struct st_error *err);
  */
 int st_ns_mount_proc(struct st_error *err);
 
-/* The mount types of an OCI config.json that sandboxtime applies. */
-enum st_mount_type { ST_MOUNT_BIND, ST_MOUNT_TMPFS, ST_MOUNT_PROC };
+/*
+ * The mount types of an OCI config.json that sandboxtime applies. sysfs
+ * falls back to a recursive bind of the host's /sys where the kernel
+ * refuses a new one (a user namespace without its own network namespace);
+ * cgroup and cgroup2 always bind the host's /sys/fs/cgroup tree (see
+ * mount_cgroup in ns_mount.c for why).
+ */
+enum st_mount_type {
+	ST_MOUNT_BIND,
+	ST_MOUNT_TMPFS,
+	ST_MOUNT_PROC,
+	ST_MOUNT_DEVPTS,
+	ST_MOUNT_MQUEUE,
+	ST_MOUNT_SYSFS,
+	ST_MOUNT_CGROUP,
+	ST_MOUNT_CGROUP2,
+	ST_MOUNT_NTYPES
+};
+
+/* "bind", "tmpfs", ...: the name config.json gives the type. */
+const char *st_mount_type_name(enum st_mount_type t);
+
+/* The type named @name ("none" is not one: a bind says so by its options), or -EINVAL. */
+int st_mount_type_parse(const char *name, enum st_mount_type *out);
 
 /* One entry of config.json's "mounts", checked and resolved. */
 struct st_mount {

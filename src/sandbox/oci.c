@@ -250,15 +250,10 @@ static int mount_type(json_t *m, const char *file, size_t i, enum st_mount_type 
 			return 0;
 		}
 	}
-	if (t && strcmp(t, "bind") == 0)
-		*type = ST_MOUNT_BIND;
-	else if (t && strcmp(t, "tmpfs") == 0)
-		*type = ST_MOUNT_TMPFS;
-	else if (t && strcmp(t, "proc") == 0)
-		*type = ST_MOUNT_PROC;
-	else
+	if (!t || strcmp(t, "none") == 0 || st_mount_type_parse(t, type) < 0)
 		return bad(err, file, where,
-			   "type \"%s\" is not supported (sandboxtime mounts proc, tmpfs and bind)",
+			   "type \"%s\" is not supported (sandboxtime mounts bind, tmpfs, proc, "
+			   "devpts, mqueue, sysfs, cgroup and cgroup2)",
 			   t ? t : "(missing)");
 	return 0;
 }
@@ -313,10 +308,7 @@ static int read_mount(json_t *m, const char *file, size_t i, struct st_oci *o, s
 		if (ret < 0)
 			return bad(err, file, where,
 				   "option \"%s\" is not supported for a %s mount",
-				   json_string_value(v),
-				   out->type == ST_MOUNT_BIND	 ? "bind"
-				   : out->type == ST_MOUNT_TMPFS ? "tmpfs"
-								 : "proc");
+				   json_string_value(v), st_mount_type_name(out->type));
 	}
 	return 0;
 }

@@ -129,8 +129,8 @@ static void test_mount_errors(void **state)
 	expect_bad("{\"root\": {\"path\": \"/nonexistent-root\"}}",
 		   ".root.path: \"/nonexistent-root\": No such file");
 	expect_bad("{\"root\": {\"path\": \"/\"}, \"mounts\": [{\"destination\": \"/s\", \"type\": "
-		   "\"sysfs\"}]}",
-		   ".mounts[0].type: type \"sysfs\" is not supported");
+		   "\"overlay\"}]}",
+		   ".mounts[0].type: type \"overlay\" is not supported");
 	expect_bad("{\"root\": {\"path\": \"/\"}, \"mounts\": [{\"destination\": \"/t\", \"type\": "
 		   "\"tmpfs\"},"
 		   "{\"destination\": \"/a/../../b\", \"type\": \"tmpfs\"}]}",
@@ -164,12 +164,39 @@ static void test_mount_helpers(void **state)
 	assert_int_equal(st_mount_option(&m, "size=1m"), -EINVAL);
 }
 
+/* runc's devpts, mqueue, sysfs and cgroup entries; options a type does not take are refused. */
+static void test_mount_types(void **state)
+{
+	struct st_mount m = { .type = ST_MOUNT_DEVPTS };
+	enum st_mount_type t;
+
+	assert_int_equal(st_mount_option(&m, "newinstance"), 0);
+	assert_int_equal(st_mount_option(&m, "ptmxmode=0666"), 0);
+	assert_int_equal(st_mount_option(&m, "gid=5"), 0);
+	assert_string_equal(m.data, "newinstance,ptmxmode=0666,gid=5");
+	assert_int_equal(st_mount_option(&m, "size=1m"), -EINVAL);
+	assert_int_equal(st_mount_option(&m, "mode="), -EINVAL);
+	m.type = ST_MOUNT_MQUEUE;
+	assert_int_equal(st_mount_option(&m, "nodev"), 0);
+	assert_int_equal(st_mount_option(&m, "newinstance"), -EINVAL);
+	assert_int_equal(st_mount_type_parse("cgroup2", &t), 0);
+	assert_int_equal(t, ST_MOUNT_CGROUP2);
+	assert_string_equal(st_mount_type_name(ST_MOUNT_SYSFS), "sysfs");
+	assert_int_equal(st_mount_type_parse("none", &t), -EINVAL);
+	expect_bad("{\"root\": {\"path\": \"/\"}, \"mounts\": [{\"destination\": \"/q\", \"type\": "
+		   "\"mqueue\", \"options\": [\"size=1m\"]}]}",
+		   ".mounts[0].options[0]: option \"size=1m\" is not supported for a mqueue mount");
+	expect_bad("{\"root\": {\"path\": \"/\"}, \"mounts\": [{\"destination\": \"/q\", \"type\": "
+		   "\"none\"}]}",
+		   ".mounts[0].type: type \"none\" is not supported");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_network_path),  cmocka_unit_test(test_namespace_twice),
 		cmocka_unit_test(test_mounts),	      cmocka_unit_test(test_mount_errors),
-		cmocka_unit_test(test_mount_helpers),
+		cmocka_unit_test(test_mount_helpers), cmocka_unit_test(test_mount_types),
 	};
 
 	return cmocka_run_group_tests_name("oci", tests, NULL, NULL);

@@ -1,0 +1,85 @@
+"""The busybox bundle of tests/integration/oci_bundle.sh, from the stock
+`runc spec` configs in configs/oci/.
+
+oci_bundle.py config FIXTURE DST UID GID SCRIPT [PYTHON]
+    DST: FIXTURE with terminal false, args `sh -c SCRIPT`, the id mappings
+    (if any) on UID and GID, as `runc spec --rootless` run by that user
+    writes them, then edited by PYTHON (c is the dict)
+oci_bundle.py check FIXTURE OUT WANT...
+    asserts on OUT, what SCRIPT printed in the sandbox ("mi" lines are
+    /proc/self/mountinfo, "fact K=V" lines the rest): every mount of
+    FIXTURE is there with its type and options, and each WANT K=V is a fact
+"""
+import json
+import sys
+
+
+def cmd_config():
+    fixture, dst, uid, gid, script = sys.argv[1:6]
+    c = json.load(open(fixture))
+    c["process"]["terminal"] = False
+    c["process"]["args"] = ["sh", "-c", script]
+    for key, host in (("uidMappings", uid), ("gidMappings", gid)):
+        for m in c["linux"].get(key, []):
+            m["hostID"] = int(host)
+    if len(sys.argv) > 6:
+        g = dict(globals(), c=c)
+        exec(sys.argv[6], g)
+        c = g["c"]
+    json.dump(c, open(dst, "w"), indent=1)
+
+
+def mountinfo(lines):
+    """{mount point: (fs type, per-mount options, superblock options)}, the last one wins."""
+    out = {}
+    for line in lines:
+        left, right = line.split(" - ", 1)
+        f = left.split()
+        r = right.split()
+        out[f[4]] = (r[0], set(f[5].split(",")), set(r[2].split(",")))
+    return out
+
+
+# Options that are flags of the mount (mountinfo field 6), the rest are the filesystem's.
+PER_MOUNT = {"ro", "nosuid", "nodev", "noexec", "relatime", "strictatime", "noatime"}
+
+
+def check_mount(m, mi):
+    dest, opts = m["destination"], set(m.get("options", []))
+    assert dest in mi, "%s is not mounted: %s" % (dest, sorted(mi))
+    fstype, flags, fsopts = mi[dest]
+    want = m["type"]
+    if "rbind" in opts or "bind" in opts:
+        want = None     # a bind shows the source's type
+    elif want in ("cgroup", "cgroup2"):
+        want = None     # the host's tree, bound (see the man page)
+    assert want is None or fstype == want, (dest, fstype, want)
+    for o in opts & PER_MOUNT - {"relatime", "strictatime"}:
+        assert o in flags, (dest, o, flags)
+    if "ro" not in opts:
+        assert "rw" in flags, (dest, flags)
+    for o in opts - PER_MOUNT - {"rbind", "bind", "newinstance", "rprivate"}:
+        k, _, v = o.partition("=")
+        if k == "size" or (k == "mode" and v.lstrip("0") == "1777"):
+            continue    # shown in the kernel's own unit; tmpfs's default mode not shown
+        shown = {x.partition("=")[0]: x.partition("=")[2] for x in fsopts}
+        assert k in shown, (dest, o, fsopts)
+        assert v == "" or shown[k].lstrip("0") == v.lstrip("0"), (dest, o, fsopts)
+
+
+def cmd_check():
+    fixture, out = sys.argv[1:3]
+    c = json.load(open(fixture))
+    lines = open(out).read().splitlines()
+    mi = mountinfo(x[3:] for x in lines if x.startswith("mi "))
+    facts = dict(x[5:].partition("=")[::2] for x in lines if x.startswith("fact "))
+    for m in c["mounts"]:
+        check_mount(m, mi)
+    for w in sys.argv[3:]:
+        k, _, v = w.partition("=")
+        assert facts.get(k) == v, "%s: want %r, got %r (facts: %s)" % (k, v, facts.get(k), facts)
+
+
+# The command is the first argument; the snippets' sys.argv[1:] are its arguments.
+CMDS = {"config": cmd_config, "check": cmd_check}
+CMDS[sys.argv.pop(1)]()
