@@ -10,6 +10,7 @@
 #include <sys/syscall.h>
 
 #include "sandboxtime/compiler.h"
+#include "sandboxtime/ns_dev.h"
 #include "sandboxtime/ns_mount.h"
 
 /*
@@ -166,15 +167,35 @@ int st_mount_dest_ok(const char *dest)
 	return 1;
 }
 
+/* True when @dest is "/@name" (one component), however many slashes it has. */
+static int dest_is(const char *dest, const char *name)
+{
+	const char *d = dest + strspn(dest, "/");
+	size_t n = strlen(name);
+
+	return strncmp(d, name, n) == 0 && d[n + strspn(d + n, "/")] == '\0';
+}
+
 int st_mount_plan_has_proc(const struct st_mount_plan *p)
 {
-	for (size_t i = 0; p && i < p->n; i++) {
-		const char *d = p->v[i].dest + strspn(p->v[i].dest, "/");
-
-		if (strncmp(d, "proc", 4) == 0 && d[4 + strspn(d + 4, "/")] == '\0')
+	for (size_t i = 0; p && i < p->n; i++)
+		if (dest_is(p->v[i].dest, "proc"))
 			return 1;
-	}
 	return 0;
+}
+
+/*
+ * The default devices go into a /dev that the config mounts fresh (tmpfs,
+ * as runc spec's): a /dev bound from somewhere has its own already.
+ */
+static int wants_dev(const struct st_mount_plan *p)
+{
+	int fresh = 0;
+
+	for (size_t i = 0; p->root && i < p->n; i++)
+		if (dest_is(p->v[i].dest, "dev"))
+			fresh = p->v[i].type != ST_MOUNT_BIND;
+	return fresh;
 }
 
 /*
@@ -413,6 +434,15 @@ static int bind_root(const char *root, struct st_error *err)
 	return 0;
 }
 
+static int populate_dev(int rootfd, struct st_error *err)
+{
+	_cleanup_close_ int devfd = open_in_root(rootfd, "dev", O_PATH | O_DIRECTORY);
+
+	if (devfd < 0)
+		return st_error_set(err, errno, "/dev in the root");
+	return st_ns_dev_populate(devfd, err);
+}
+
 int st_ns_mount_apply(const struct st_mount_plan *p, struct st_steps *steps, struct st_error *err)
 {
 	_cleanup_close_ int rootfd = -1;
@@ -428,6 +458,8 @@ int st_ns_mount_apply(const struct st_mount_plan *p, struct st_steps *steps, str
 		return st_error_set(err, errno, "root %s", p->root ? p->root : "/");
 	if (p->n)
 		ret = ST_TIMED_STEP(steps, err, "mount_apply", apply_mounts(rootfd, p, err));
+	if (ret == 0 && wants_dev(p))
+		ret = ST_TIMED_STEP(steps, err, "dev_populate", populate_dev(rootfd, err));
 	if (ret == 0 && p->root)
 		ret = ST_TIMED_STEP(steps, err, "pivot_root", pivot(rootfd, err));
 	if (ret == 0 && p->root)

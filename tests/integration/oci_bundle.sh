@@ -27,7 +27,14 @@ make_rootfs() {
 # What the workload sees: the mount table ("mi" lines) and one fact per line.
 # shellcheck disable=SC2016
 FACTS='sed "s/^/mi /" /proc/self/mountinfo
-echo "fact hostname=$(hostname)"'
+echo "fact hostname=$(hostname)"
+echo x >/dev/null && echo "fact null=written"
+echo "fact zero=$(head -c 4 /dev/zero | od -An -tx1 | tr -d " ")"
+echo x 2>/dev/null >/dev/full || echo "fact full=refused"
+echo "fact urandom=$(head -c 16 /dev/urandom | wc -c)"
+[ -c /dev/tty ] && [ -c /dev/random ] && echo "fact tty_random=char"
+exec 3<>/dev/ptmx && echo "fact pts=$(ls /dev/pts | tr "\n" ,)"
+for l in fd stdin stdout stderr ptmx; do echo "fact link_$l=$(readlink /dev/$l)"; done'
 
 # config NAME FIXTURE MODE [PYTHON]: $BUNDLE/NAME.json, FIXTURE for MODE's ids, edited by PYTHON.
 config() {
@@ -45,13 +52,19 @@ bundle_procs() {
 	done
 }
 
-# run_bundle MODE CONFIG OUT: runs it (root: from /, so root.path is the file's), out in OUT.
+# The facts every stock bundle shows, as the runtime spec's default devices say.
+DEVICES="null=written zero=00000000 full=refused urandom=16 tty_random=char pts=0,ptmx,
+link_fd=/proc/self/fd link_stdin=/proc/self/fd/0 link_stdout=/proc/self/fd/1
+link_stderr=/proc/self/fd/2 link_ptmx=pts/ptmx"
+
+# run_bundle MODE CONFIG OUT: runs it (root: from /, so root.path is the file's), out in
+# OUT, the JSON report in OUT.json.
 run_bundle() {
 	local mode=$1 cfg=$2 out=$3 rc
 	if [ "$mode" = nobody ]; then
-		as_nobody "$ST_NOBODY_BIN" --repeat=0 -q --config="$cfg" >"$out" 2>"$out.err"; rc=$?
+		as_nobody "$ST_NOBODY_BIN" --repeat=0 -J -o "$out.json" --config="$cfg" >"$out" 2>"$out.err"; rc=$?
 	else
-		(cd / && "$ST_BIN" --repeat=0 -q --config="$cfg") >"$out" 2>"$out.err"; rc=$?
+		(cd / && "$ST_BIN" --repeat=0 -J -o "$out.json" --config="$cfg") >"$out" 2>"$out.err"; rc=$?
 	fi
 	[ $rc -eq 0 ] || { echo "exit $rc"; cat "$out.err"; return 1; }
 }
@@ -64,7 +77,8 @@ t_stock() {
 	dir=$(st_scratch)
 	before=$(cut -d' ' -f5 /proc/self/mountinfo | sort)
 	run_bundle "$mode" "$BUNDLE/stock-$mode.json" "$dir/out" || return 1
-	"$ST_PY" -B "$ST_PYDIR/oci_bundle.py" check "$fixture" "$dir/out" hostname=runc || { cat "$dir/out"; return 1; }
+	"$ST_PY" -B "$ST_PYDIR/oci_bundle.py" check "$fixture" "$dir/out" hostname=runc $DEVICES || { cat "$dir/out"; return 1; }
+	"$ST_PY" -B "$ST_PYDIR/oci_bundle.py" steps "$dir/out.json" mount_apply dev_populate pivot_root || return 1
 	expect_eq "$(cut -d' ' -f5 /proc/self/mountinfo | sort)" "$before" || return 1
 	expect_eq "$(bundle_procs)" ""
 }
@@ -74,7 +88,7 @@ if [ ! -x "$BUSYBOX" ]; then
 	exit 0
 fi
 make_rootfs || exit 1
-each_mode "the stock runc spec bundle runs: every mount with its options, nothing left behind" t_stock
+each_mode "the stock runc spec bundle runs: every mount with its options, the default devices, nothing left behind" t_stock
 
 # A mount type sandboxtime does not know: 125, one line naming the file and the key (then the --help hint).
 t_bad_type() {

@@ -9,6 +9,8 @@ oci_bundle.py check FIXTURE OUT WANT...
     asserts on OUT, what SCRIPT printed in the sandbox ("mi" lines are
     /proc/self/mountinfo, "fact K=V" lines the rest): every mount of
     FIXTURE is there with its type and options, and each WANT K=V is a fact
+oci_bundle.py steps REPORT STEP...
+    every STEP is a step of the JSON report REPORT
 """
 import json
 import sys
@@ -80,6 +82,12 @@ def cmd_check():
         assert facts.get(k) == v, "%s: want %r, got %r (facts: %s)" % (k, v, facts.get(k), facts)
 
 
+def cmd_steps():
+    steps = [s["step"] for s in json.load(open(sys.argv[1]))["steps"]]
+    missing = [w for w in sys.argv[2:] if w not in steps]
+    assert not missing, "steps %s missing from %s" % (missing, steps)
+
+
 # The command is the first argument; the snippets' sys.argv[1:] are its arguments.
-CMDS = {"config": cmd_config, "check": cmd_check}
+CMDS = {"config": cmd_config, "check": cmd_check, "steps": cmd_steps}
 CMDS[sys.argv.pop(1)]()
