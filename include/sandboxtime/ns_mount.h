@@ -64,6 +64,8 @@ struct st_mount_plan {
 	int readonly;
 	size_t n;
 	struct st_mount *v;
+	char **masked;	       /* linux.maskedPaths, NULL-terminated; NULL if none */
+	char **readonly_paths; /* linux.readonlyPaths, the same */
 };
 
 /*
@@ -85,6 +87,12 @@ int st_mount_dest_ok(const char *dest);
  * part is a timed step.
  */
 int st_ns_mount_apply(const struct st_mount_plan *p, struct st_steps *steps, struct st_error *err);
+
+/*
+ * Remounts the mount at @path (a bind) with @flags, keeping the flags that
+ * a user namespace may not clear (nosuid, nodev, noexec, atime: locked).
+ */
+int st_mount_remount(const char *path, unsigned long flags, struct st_error *err);
 
 /* True when the plan mounts something on /proc itself. */
 int st_mount_plan_has_proc(const struct st_mount_plan *p);

@@ -12,6 +12,7 @@
 #include "sandboxtime/compiler.h"
 #include "sandboxtime/ns_dev.h"
 #include "sandboxtime/ns_mount.h"
+#include "sandboxtime/util.h"
 
 /*
  * In a chroot whose root is not a mount point, "/" cannot be made private
@@ -281,7 +282,7 @@ static unsigned long locked_flags(const char *path)
 	return flags;
 }
 
-static int remount(const char *path, unsigned long flags, struct st_error *err)
+int st_mount_remount(const char *path, unsigned long flags, struct st_error *err)
 {
 	flags |= locked_flags(path);
 	if (mount(NULL, path, NULL, MS_BIND | MS_REMOUNT | flags, NULL) < 0)
@@ -387,7 +388,7 @@ static int mount_one(int rootfd, const struct st_mount *m, int create, struct st
 	if (again < 0)
 		return st_error_set(err, errno, "bind on %s", m->dest);
 	snprintf(target, sizeof(target), "/proc/self/fd/%d", again);
-	r = remount(target, m->flags & per_mount, err);
+	r = st_mount_remount(target, m->flags & per_mount, err);
 	return r < 0 ? st_error_wrap(err, "bind on %s", m->dest) : 0;
 }
 
@@ -465,7 +466,7 @@ int st_ns_mount_apply(const struct st_mount_plan *p, struct st_steps *steps, str
 	if (ret == 0 && p->root)
 		ret = ST_TIMED_STEP(steps, err, "old_root_detach", detach_old_root(err));
 	if (ret == 0 && p->readonly)
-		ret = ST_TIMED_STEP(steps, err, "root_readonly", remount("/", MS_RDONLY, err));
+		ret = ST_TIMED_STEP(steps, err, "root_readonly", st_mount_remount("/", MS_RDONLY, err));
 	return ret;
 }
 
@@ -478,5 +479,7 @@ void st_mount_plan_free(struct st_mount_plan *p)
 	free(p->v);
 	free(p->root);
 	free(p->file);
+	st_strv_free(p->masked);
+	st_strv_free(p->readonly_paths);
 	memset(p, 0, sizeof(*p));
 }

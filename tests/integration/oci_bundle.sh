@@ -7,7 +7,7 @@
 # and nothing left behind.
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/../lib.sh" "$1"
-plan 3
+plan 5
 top=$(cd "$(dirname "$0")/../.." && pwd)
 BUSYBOX=/bin/busybox
 
@@ -34,7 +34,23 @@ echo x 2>/dev/null >/dev/full || echo "fact full=refused"
 echo "fact urandom=$(head -c 16 /dev/urandom | wc -c)"
 [ -c /dev/tty ] && [ -c /dev/random ] && echo "fact tty_random=char"
 exec 3<>/dev/ptmx && echo "fact pts=$(ls /dev/pts | tr "\n" ,)"
-for l in fd stdin stdout stderr ptmx; do echo "fact link_$l=$(readlink /dev/$l)"; done'
+for l in fd stdin stdout stderr ptmx; do echo "fact link_$l=$(readlink /dev/$l)"; done
+unmasked=
+for p in MASKED; do
+	if [ -d "$p" ]; then [ -z "$(ls -A "$p")" ] || unmasked="$unmasked $p"
+	elif [ -e "$p" ]; then [ -z "$(head -c 1 "$p")" ] || unmasked="$unmasked $p"; fi
+done
+echo "fact masked_unmasked=$unmasked"
+echo x 2>/dev/null >/proc/sys/kernel/hostname && echo "fact proc_sys=written" || echo "fact proc_sys=refused"
+echo x 2>/dev/null >/bin/x && echo "fact root=written" || echo "fact root=refused"
+echo "fact cwd=$(pwd) uid=$(id -u) gid=$(id -g) groups=$(id -G | tr " " ,)"
+echo "fact nofile=$(ulimit -Sn)/$(ulimit -Hn) env=$FOO,$TERM oom=$(cat /proc/self/oom_score_adj)"
+echo "fact ip_forward=$(cat /proc/sys/net/ipv4/ip_forward)"'
+
+# The masked paths of runc spec (the same in both configs).
+MASKED=$("$ST_PY" -c 'import json,sys; print(" ".join(json.load(open(sys.argv[1]))["linux"]["maskedPaths"]))' \
+	"$top/configs/oci/runc-spec.json")
+FACTS=${FACTS//MASKED/$MASKED}
 
 # config NAME FIXTURE MODE [PYTHON]: $BUNDLE/NAME.json, FIXTURE for MODE's ids, edited by PYTHON.
 config() {
@@ -55,7 +71,7 @@ bundle_procs() {
 # The facts every stock bundle shows, as the runtime spec's default devices say.
 DEVICES="null=written zero=00000000 full=refused urandom=16 tty_random=char pts=0,ptmx,
 link_fd=/proc/self/fd link_stdin=/proc/self/fd/0 link_stdout=/proc/self/fd/1
-link_stderr=/proc/self/fd/2 link_ptmx=pts/ptmx"
+link_stderr=/proc/self/fd/2 link_ptmx=pts/ptmx proc_sys=refused root=refused"
 
 # run_bundle MODE CONFIG OUT: runs it (root: from /, so root.path is the file's), out in
 # OUT, the JSON report in OUT.json.
@@ -77,18 +93,46 @@ t_stock() {
 	dir=$(st_scratch)
 	before=$(cut -d' ' -f5 /proc/self/mountinfo | sort)
 	run_bundle "$mode" "$BUNDLE/stock-$mode.json" "$dir/out" || return 1
-	"$ST_PY" -B "$ST_PYDIR/oci_bundle.py" check "$fixture" "$dir/out" hostname=runc $DEVICES || { cat "$dir/out"; return 1; }
-	"$ST_PY" -B "$ST_PYDIR/oci_bundle.py" steps "$dir/out.json" mount_apply dev_populate pivot_root || return 1
+	# shellcheck disable=SC2086
+	"$ST_PY" -B "$ST_PYDIR/oci_bundle.py" check "$fixture" "$dir/out" hostname=runc $DEVICES \
+		"cwd=/ uid=0 gid=0 groups=0" "nofile=1024/1024 env=,xterm oom=0" || { cat "$dir/out"; return 1; }
+	"$ST_PY" -B "$ST_PYDIR/oci_bundle.py" steps "$dir/out.json" mount_apply dev_populate pivot_root \
+		masked_paths readonly_paths rlimits user_ids || return 1
 	expect_eq "$(cut -d' ' -f5 /proc/self/mountinfo | sort)" "$before" || return 1
 	expect_eq "$(bundle_procs)" ""
 }
 
 if [ ! -x "$BUSYBOX" ]; then
-	for i in 1 2 3; do skip "the runc spec bundle" "no $BUSYBOX (Debian's busybox-static: sh .ci/install-deps test)"; done
+	for i in 1 2 3 4 5; do skip "the runc spec bundle" "no $BUSYBOX (Debian's busybox-static: sh .ci/install-deps test)"; done
 	exit 0
 fi
 make_rootfs || exit 1
-each_mode "the stock runc spec bundle runs: every mount with its options, the default devices, nothing left behind" t_stock
+each_mode "the stock runc spec bundle runs: mounts, default devices, masked and read-only paths, the process, nothing left behind" t_stock
+
+# The process and linux keys with other values than runc spec's: what the config says is what the
+# workload sees. Rootless, the one mapped id stays 0, and the sandbox gets a network namespace for
+# its sysctl.
+EDIT='c["hostname"] = "edited"; c["process"]["cwd"] = "/tmp"; c["process"]["env"].append("FOO=bar")
+c["process"]["rlimits"] = [{"type": "RLIMIT_NOFILE", "soft": 512, "hard": 800}]
+c["process"]["oomScoreAdj"] = 500; c["linux"]["sysctl"] = {"net.ipv4.ip_forward": "1"}'
+t_edited() {
+	local mode=$1 fixture=$top/configs/oci/runc-spec.json edit=$EDIT user="uid=1000 gid=1000 groups=1000,5,20" dir
+	if [ "$mode" = nobody ]; then
+		fixture=$top/configs/oci/runc-spec-rootless.json user="uid=0 gid=0 groups=0"
+		edit="$edit"$'\n''c["linux"]["namespaces"].append({"type": "network"})'
+	else
+		# A uid other than 0 gets no ambient capabilities from sandboxtime: the config says so.
+		edit="$edit"$'\n''c["process"]["user"] = {"uid": 1000, "gid": 1000, "additionalGids": [5, 20]}'
+		edit="$edit"$'\n''c["process"]["capabilities"]["ambient"] = []'
+	fi
+	config "edited-$mode" "$fixture" "$mode" "$edit" || return 1
+	dir=$(st_scratch)
+	run_bundle "$mode" "$BUNDLE/edited-$mode.json" "$dir/out" || return 1
+	"$ST_PY" -B "$ST_PYDIR/oci_bundle.py" check "$fixture" "$dir/out" hostname=edited \
+		"cwd=/tmp $user" "nofile=512/800 env=bar,xterm oom=500" ip_forward=1 || { cat "$dir/out"; return 1; }
+	"$ST_PY" -B "$ST_PYDIR/oci_bundle.py" steps "$dir/out.json" sysctl rlimits oom_score_adj user_ids
+}
+each_mode "process.user, cwd, env, rlimits, oomScoreAdj, hostname and linux.sysctl as configured" t_edited
 
 # A mount type sandboxtime does not know: 125, one line naming the file and the key (then the --help hint).
 t_bad_type() {

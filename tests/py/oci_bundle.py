@@ -8,11 +8,14 @@ oci_bundle.py config FIXTURE DST UID GID SCRIPT [PYTHON]
 oci_bundle.py check FIXTURE OUT WANT...
     asserts on OUT, what SCRIPT printed in the sandbox ("mi" lines are
     /proc/self/mountinfo, "fact K=V" lines the rest): every mount of
-    FIXTURE is there with its type and options, and each WANT K=V is a fact
+    FIXTURE is there with its type and options, every masked and read-only
+    path the host has is a mount point (read-only ones "ro"), and each
+    WANT K=V is a fact
 oci_bundle.py steps REPORT STEP...
     every STEP is a step of the JSON report REPORT
 """
 import json
+import os
 import sys
 
 
@@ -69,6 +72,18 @@ def check_mount(m, mi):
         assert v == "" or shown[k].lstrip("0") == v.lstrip("0"), (dest, o, fsopts)
 
 
+def check_paths(c, mi, facts):
+    """Each masked or read-only path the host has is a mount point inside, as it should be."""
+    for p in c["linux"].get("maskedPaths", []):
+        if os.path.exists(p):
+            assert p in mi, "masked %s is not a mount point" % p
+    for p in c["linux"].get("readonlyPaths", []):
+        if os.path.exists(p):
+            assert p in mi and "ro" in mi[p][1], "read-only %s: %s" % (p, mi.get(p))
+    # What the sandbox read from them (see FACTS): every masked one read empty.
+    assert facts.get("masked_unmasked") == "", facts.get("masked_unmasked")
+
+
 def cmd_check():
     fixture, out = sys.argv[1:3]
     c = json.load(open(fixture))
@@ -77,6 +92,7 @@ def cmd_check():
     facts = dict(x[5:].partition("=")[::2] for x in lines if x.startswith("fact "))
     for m in c["mounts"]:
         check_mount(m, mi)
+    check_paths(c, mi, facts)
     for w in sys.argv[3:]:
         k, _, v = w.partition("=")
         assert facts.get(k) == v, "%s: want %r, got %r (facts: %s)" % (k, v, facts.get(k), facts)
