@@ -48,7 +48,7 @@ int st_mount_type_parse(const char *name, enum st_mount_type *out);
 struct st_mount {
 	enum st_mount_type type;
 	char *dest;	     /* absolute, without "." or ".." components */
-	char *source;	     /* bind: an absolute host path; otherwise NULL */
+	char *source;	     /* bind: an absolute host path; otherwise its label or NULL */
 	unsigned long flags; /* MS_RDONLY, MS_NOSUID, ... as the options say */
 	int recursive;	     /* rbind */
 	char data[256];	     /* filesystem options: "size=64k,mode=755" */

@@ -342,7 +342,8 @@ static int mount_fs(const struct st_mount *m, int rootfd, const char *target)
 
 	if (m->type == ST_MOUNT_CGROUP || m->type == ST_MOUNT_CGROUP2)
 		return bind_tree("/sys/fs/cgroup", rootfd, m, target);
-	if (mount(type_names[m->type], target, type_names[m->type], m->flags, data) == 0)
+	if (mount(m->source ? m->source : type_names[m->type], target, type_names[m->type], m->flags,
+		  data) == 0)
 		return 0;
 	if (m->type == ST_MOUNT_SYSFS && errno == EPERM)
 		return bind_tree("/sys", rootfd, m, target);

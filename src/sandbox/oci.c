@@ -195,6 +195,12 @@ static int read_mount(json_t *m, const char *file, size_t i, struct st_oci *o, s
 			return bad(err, file, where, "a bind mount needs a source path");
 		if (!(out->source = bundle_path(file, json_string_value(src))))
 			return st_error_set(err, ENOMEM, "%s", file);
+	} else if (json_is_string(src) && !(out->source = strdup(json_string_value(src)))) {
+		/* A filesystem's source is its label in mountinfo ("shm"), as runc passes it. */
+		return st_error_set(err, ENOMEM, "%s", file);
+	} else if (src && !json_is_string(src)) {
+		snprintf(where, sizeof(where), ".mounts[%zu].source", i);
+		return bad(err, file, where, "must be a string");
 	}
 	json_array_foreach(opts, k, v)
 	{

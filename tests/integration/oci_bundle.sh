@@ -7,7 +7,7 @@
 # and nothing left behind.
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/../lib.sh" "$1"
-plan 5
+plan 7
 top=$(cd "$(dirname "$0")/../.." && pwd)
 BUSYBOX=/bin/busybox
 
@@ -103,7 +103,7 @@ t_stock() {
 }
 
 if [ ! -x "$BUSYBOX" ]; then
-	for i in 1 2 3 4 5; do skip "the runc spec bundle" "no $BUSYBOX (Debian's busybox-static: sh .ci/install-deps test)"; done
+	for i in 1 2 3 4 5 6 7; do skip "the runc spec bundle" "no $BUSYBOX (Debian's busybox-static: sh .ci/install-deps test)"; done
 	exit 0
 fi
 make_rootfs || exit 1
@@ -133,6 +133,32 @@ t_edited() {
 	"$ST_PY" -B "$ST_PYDIR/oci_bundle.py" steps "$dir/out.json" sysctl rlimits oom_score_adj user_ids
 }
 each_mode "process.user, cwd, env, rlimits, oomScoreAdj, hostname and linux.sysctl as configured" t_edited
+
+# Each new step made to fail (the fault build): 125, one line naming it, nothing left behind.
+t_faults() {
+	local mode=$1 faults=$ST_TMP/sandboxtime-faults step out rc before cfg=$BUNDLE/edited-$1.json
+	[ -f "$cfg" ] || { echo "no $cfg (the edited test did not run)"; return 1; }
+	for step in dev_populate sysctl masked_paths readonly_paths rlimits oom_score_adj user_ids; do
+		before=$(cut -d' ' -f5 /proc/self/mountinfo | sort)
+		if [ "$mode" = nobody ]; then
+			out=$(SANDBOXTIME_FAULT=$step as_nobody "$faults" --repeat=0 -q --config="$cfg" 2>&1); rc=$?
+		else
+			out=$(SANDBOXTIME_FAULT=$step "$faults" --repeat=0 -q --config="$cfg" 2>&1); rc=$?
+		fi
+		[ $rc -eq 125 ] || { echo "$step: exit $rc: $out"; return 1; }
+		if [ "$(printf '%s\n' "$out" | wc -l)" -ne 1 ] || ! printf '%s\n' "$out" | grep -q "$step: injected fault"; then
+			echo "$step: $out"; return 1
+		fi
+		expect_eq "$(cut -d' ' -f5 /proc/self/mountinfo | sort)" "$before" || return 1
+		expect_eq "$(bundle_procs)" "" || return 1
+	done
+}
+if [ -x "${ST_BIN%/*}/sandboxtime-faults" ]; then
+	cp "${ST_BIN%/*}/sandboxtime-faults" "$ST_TMP/sandboxtime-faults" && chmod 755 "$ST_TMP/sandboxtime-faults"
+	each_mode "each new step failing: one line naming it, 125, nothing left behind" t_faults
+else
+	for i in 1 2; do skip "each new step failing" "no sandboxtime-faults next to $ST_BIN (make fault-bin)"; done
+fi
 
 # A mount type sandboxtime does not know: 125, one line naming the file and the key (then the --help hint).
 t_bad_type() {

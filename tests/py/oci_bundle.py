@@ -35,13 +35,13 @@ def cmd_config():
 
 
 def mountinfo(lines):
-    """{mount point: (fs type, per-mount options, superblock options)}, the last one wins."""
+    """{mount point: (fs type, per-mount options, superblock options, source)}, the last one wins."""
     out = {}
     for line in lines:
         left, right = line.split(" - ", 1)
         f = left.split()
         r = right.split()
-        out[f[4]] = (r[0], set(f[5].split(",")), set(r[2].split(",")))
+        out[f[4]] = (r[0], set(f[5].split(",")), set(r[2].split(",")), r[1])
     return out
 
 
@@ -52,13 +52,14 @@ PER_MOUNT = {"ro", "nosuid", "nodev", "noexec", "relatime", "strictatime", "noat
 def check_mount(m, mi):
     dest, opts = m["destination"], set(m.get("options", []))
     assert dest in mi, "%s is not mounted: %s" % (dest, sorted(mi))
-    fstype, flags, fsopts = mi[dest]
+    fstype, flags, fsopts, source = mi[dest]
     want = m["type"]
     if "rbind" in opts or "bind" in opts:
         want = None     # a bind shows the source's type
     elif want in ("cgroup", "cgroup2"):
         want = None     # the host's tree, bound (see the man page)
     assert want is None or fstype == want, (dest, fstype, want)
+    assert want is None or source == m.get("source", want), (dest, source, m.get("source"))
     for o in opts & PER_MOUNT - {"relatime", "strictatime"}:
         assert o in flags, (dest, o, flags)
     if "ro" not in opts:
