@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "sandboxtime/error.h"
+#include "sandboxtime/ns_join.h"
 #include "sandboxtime/ns_mount.h"
 #include "sandboxtime/process.h"
 #include "sandboxtime/sysctl.h"
@@ -15,7 +16,8 @@
  * what `runc spec` and `runc spec --rootless` write):
  * process.args/env/cwd (terminal must be false), process.user, rlimits and
  * oomScoreAdj, process.capabilities, process.noNewPrivileges, hostname,
- * linux.namespaces (types; a path only for network, as join),
+ * linux.namespaces (types; with a path, joined: network as --net=join,
+ * uts, ipc, pid, cgroup and time for the clone),
  * linux.uidMappings/gidMappings (0 -> the caller's id, one id), linux.sysctl
  * (namespaced keys), linux.maskedPaths/readonlyPaths, linux.seccomp,
  * linux.resources (only the deny-all device rule), root (path, readonly;
@@ -31,6 +33,8 @@ struct st_oci {
 	int has_ns;
 	unsigned int ns_mask;
 	char *net_path;   /* a network namespace path: --net=join:PATH */
+	struct st_ns_join joins[ST_LAYER_COUNT]; /* other namespaces with a path */
+	size_t njoins;
 	int has_caps;
 	uint64_t caps;    /* process.capabilities.bounding */
 	int has_nnp;

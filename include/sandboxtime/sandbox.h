@@ -7,6 +7,7 @@
 
 #include "sandboxtime/error.h"
 #include "sandboxtime/init.h"
+#include "sandboxtime/ns_join.h"
 #include "sandboxtime/ns_mount.h"
 #include "sandboxtime/ns_net.h"
 #include "sandboxtime/steps.h"
@@ -23,6 +24,8 @@ struct st_sandbox_config {
 	const struct st_sysctl *sysctl;     /* --config's linux.sysctl */
 	size_t nsysctl;
 	int map_single; /* root too maps only 0 -> its own ids (config's id mappings) */
+	const struct st_ns_join *joins; /* namespaces joined for the clone (config's paths) */
+	size_t njoins;
 	struct st_exec_spec exec;      /* the workload: argv, env, cwd, hardening */
 };
 

@@ -137,6 +137,11 @@ static void sandbox_config(const struct st_run_opts *o, const struct st_oci *oci
 	cfg->sysctl = oci->sysctl;
 	cfg->nsysctl = oci->nsysctl;
 	cfg->map_single = oci->has_maps;
+	/* The config's namespaces, joined ones included, unless --ns said which. */
+	if (!(o->given & ST_GIVEN_NS)) {
+		cfg->joins = oci->joins;
+		cfg->njoins = oci->njoins;
+	}
 	cfg->mask = s->report.mask;
 	cfg->net = net;
 	cfg->mounts = &oci->mounts;
@@ -217,6 +222,11 @@ int st_cmd_run(const struct st_run_opts *cli, const struct st_output *output, in
 				     "%s: %s: needs a mount namespace: add {\"type\": \"mount\"} "
 				     "to .linux.namespaces (or mount to --ns)",
 				     o->config, mount_key(&oci.mounts));
+	/* Stepping back out of a joined namespace needs CAP_SYS_ADMIN over our own. */
+	if (ret == 0 && oci.njoins && s.report.host.rootless && !(o->given & ST_GIVEN_NS))
+		ret = st_error_usage(err, "%s: .linux.namespaces: joining a %s namespace by its path "
+				     "needs root (sandboxtime steps into it for the clone and back out)",
+				     o->config, st_layers[oci.joins[0].layer].name);
 	for (size_t i = 0; i < notes.nerrors; i++)
 		st_report_add_error(&s.report, "%s", notes.errors[i]);
 	/* Names and addresses are checked before measuring, so bad input costs nothing. */

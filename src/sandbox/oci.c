@@ -299,6 +299,8 @@ void st_oci_free(struct st_oci *o)
 	free(o->cwd);
 	free(o->hostname);
 	free(o->net_path);
+	for (size_t i = 0; i < o->njoins; i++)
+		free(o->joins[i].path);
 	json_decref(o->seccomp);
 	st_sysctl_free(o->sysctl, o->nsysctl);
 	st_mount_plan_free(&o->mounts);

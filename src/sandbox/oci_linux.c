@@ -32,6 +32,7 @@ static int read_ns_entry(json_t *v, const char *file, size_t i, unsigned int *se
 	static const char *const known[] = { "type", "path" };
 	const char *type = json_string_value(json_object_get(v, "type"));
 	json_t *path = json_object_get(v, "path");
+	const char *why = "";
 	char where[64];
 	size_t k;
 
@@ -54,13 +55,17 @@ static int read_ns_entry(json_t *v, const char *file, size_t i, unsigned int *se
 		return 0;
 	}
 	snprintf(where, sizeof(where), ".linux.namespaces[%zu].path", i);
-	if (ns_types[k].layer != ST_LAYER_NET)
-		return bad(err, file, where, "joining an existing %s namespace is not supported (only network)",
-			   type);
-	if (!json_is_string(path))
-		return bad(err, file, where, "must be a path");
-	o->net_path = strdup(json_string_value(path));
-	return o->net_path ? 0 : st_error_set(err, ENOMEM, "%s", file);
+	if (!json_is_string(path) || json_string_value(path)[0] != '/')
+		return bad(err, file, where, "must be an absolute path");
+	if (ns_types[k].layer == ST_LAYER_NET) {
+		o->net_path = strdup(json_string_value(path));
+		return o->net_path ? 0 : st_error_set(err, ENOMEM, "%s", file);
+	}
+	if (st_ns_join_ok(ns_types[k].layer, &why) < 0)
+		return bad(err, file, where, "joining a %s namespace is not supported (%s)", type, why);
+	o->joins[o->njoins].layer = ns_types[k].layer;
+	o->joins[o->njoins].path = strdup(json_string_value(path));
+	return o->joins[o->njoins++].path ? 0 : st_error_set(err, ENOMEM, "%s", file);
 }
 
 static int read_namespaces(json_t *a, const char *file, struct st_oci *o, struct st_error *err)

@@ -213,6 +213,7 @@ static int run(const struct st_sandbox_config *cfg, int own_pid_ns, struct outsi
 	struct st_channel ch __attribute__((cleanup(st_channel_close)));
 	_cleanup_pid_ pid_t pid = -1;
 	_cleanup_close_ int restore_net = -1;
+	int restore_joined[ST_LAYER_COUNT];
 	struct setup_report rep;
 	uint64_t t0, start;
 	int ret;
@@ -237,6 +238,12 @@ static int run(const struct st_sandbox_config *cfg, int own_pid_ns, struct outsi
 		if (ret < 0)
 			return ret;
 	}
+	ret = st_ns_join_enter(cfg->joins, cfg->njoins, restore_joined, steps, err);
+	if (ret < 0) {
+		st_ns_join_leave(cfg->joins, cfg->njoins, restore_joined, &(struct st_error){ 0 });
+		st_net_leave_joined(&restore_net, &(struct st_error){ 0 });
+		return ret;
+	}
 	t0 = st_now_ns();
 	pid = st_fault("clone", err);
 	if (pid == 0)
@@ -247,7 +254,10 @@ static int run(const struct st_sandbox_config *cfg, int own_pid_ns, struct outsi
 		st_steps_add(steps, "clone", st_now_ns() - t0);
 	else
 		w->clone_errno = err->errnum;
-	ret = st_net_leave_joined(&restore_net, pid < 0 ? &(struct st_error){ 0 } : err);
+	ret = st_ns_join_leave(cfg->joins, cfg->njoins, restore_joined,
+			       pid < 0 ? &(struct st_error){ 0 } : err);
+	if (st_net_leave_joined(&restore_net, pid < 0 || ret < 0 ? &(struct st_error){ 0 } : err) < 0)
+		ret = -err->errnum;
 	if (pid < 0)
 		return st_error_wrap(err, "sandbox");
 	if (ret < 0)

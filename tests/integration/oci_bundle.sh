@@ -7,7 +7,7 @@
 # and nothing left behind.
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/../lib.sh" "$1"
-plan 7
+plan 9
 top=$(cd "$(dirname "$0")/../.." && pwd)
 BUSYBOX=/bin/busybox
 
@@ -45,7 +45,9 @@ echo x 2>/dev/null >/proc/sys/kernel/hostname && echo "fact proc_sys=written" ||
 echo x 2>/dev/null >/bin/x && echo "fact root=written" || echo "fact root=refused"
 echo "fact cwd=$(pwd) uid=$(id -u) gid=$(id -g) groups=$(id -G | tr " " ,)"
 echo "fact nofile=$(ulimit -Sn)/$(ulimit -Hn) env=$FOO,$TERM oom=$(cat /proc/self/oom_score_adj)"
-echo "fact ip_forward=$(cat /proc/sys/net/ipv4/ip_forward)"'
+echo "fact ip_forward=$(cat /proc/sys/net/ipv4/ip_forward)"
+echo "fact ns_ipc=$(readlink /proc/self/ns/ipc)"; echo "fact ns_uts=$(readlink /proc/self/ns/uts)"
+echo "fact pid1=$(cat /proc/1/comm)"'
 
 # The masked paths of runc spec (the same in both configs).
 MASKED=$("$ST_PY" -c 'import json,sys; print(" ".join(json.load(open(sys.argv[1]))["linux"]["maskedPaths"]))' \
@@ -103,7 +105,7 @@ t_stock() {
 }
 
 if [ ! -x "$BUSYBOX" ]; then
-	for i in 1 2 3 4 5 6 7; do skip "the runc spec bundle" "no $BUSYBOX (Debian's busybox-static: sh .ci/install-deps test)"; done
+	for i in 1 2 3 4 5 6 7 8 9; do skip "the runc spec bundle" "no $BUSYBOX (Debian's busybox-static: sh .ci/install-deps test)"; done
 	exit 0
 fi
 make_rootfs || exit 1
@@ -133,6 +135,41 @@ t_edited() {
 	"$ST_PY" -B "$ST_PYDIR/oci_bundle.py" steps "$dir/out.json" sysctl rlimits oom_score_adj user_ids
 }
 each_mode "process.user, cwd, env, rlimits, oomScoreAdj, hostname and linux.sysctl as configured" t_edited
+
+# linux.namespaces with a path: uts, ipc and pid of a holder made here are joined (root);
+# rootless, 125 and one line saying why (stepping back out needs root).
+t_join() {
+	local mode=$1 holder dir want edit rc
+	dir=$(st_scratch)
+	unshare --uts --ipc --pid --fork sh -c "hostname held; echo \$\$ >$dir/pid; exec sleep 60" &
+	for _ in $(seq 50); do [ -s "$dir/pid" ] && break; sleep 0.1; done
+	# The file says the holder is ready (it holds its pid inside, 1): its pid outside is the sleep's.
+	holder=$(pgrep -n -x sleep -P "$!" || true)
+	[ -n "$holder" ] || { echo "no holder"; kill "$!"; return 1; }
+	edit='del c["hostname"]
+c["linux"]["namespaces"] = [n for n in c["linux"]["namespaces"] if n["type"] not in ("uts", "ipc", "pid")]
+c["linux"]["namespaces"] += [{"type": t, "path": "/proc/HOLDER/ns/" + t} for t in ("uts", "ipc", "pid")]'
+	edit=${edit//HOLDER/$holder}
+	local fixture=$top/configs/oci/runc-spec.json
+	[ "$mode" = nobody ] && fixture=$top/configs/oci/runc-spec-rootless.json
+	config "join-$mode" "$fixture" "$mode" "$edit" || { kill "$holder"; return 1; }
+	if [ "$mode" = nobody ]; then
+		out=$(as_nobody "$ST_NOBODY_BIN" --repeat=0 -q --config="$BUNDLE/join-$mode.json" 2>&1); rc=$?
+		kill "$holder"
+		[ $rc -eq 125 ] || { echo "exit $rc: $out"; return 1; }
+		printf '%s\n' "$out" | head -1 | grep -q ".linux.namespaces: joining a uts namespace by its path needs root" || { echo "$out"; return 1; }
+		return 0
+	fi
+	run_bundle root "$BUNDLE/join-$mode.json" "$dir/out"; rc=$?
+	want="hostname=held pid1=sleep"
+	for t in ipc uts; do want="$want ns_$t=$(readlink "/proc/$holder/ns/$t")"; done
+	kill "$holder"
+	[ $rc -eq 0 ] || return 1
+	# shellcheck disable=SC2086
+	"$ST_PY" -B "$ST_PYDIR/oci_bundle.py" check "$fixture" "$dir/out" $want || { cat "$dir/out"; return 1; }
+	"$ST_PY" -B "$ST_PYDIR/oci_bundle.py" steps "$dir/out.json" join_uts join_ipc join_pid
+}
+each_mode "linux.namespaces paths: uts, ipc and pid joined as root, refused rootless" t_join
 
 # Each new step made to fail (the fault build): 125, one line naming it, nothing left behind.
 t_faults() {

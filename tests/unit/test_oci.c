@@ -193,6 +193,21 @@ static void test_mount_types(void **state)
 
 #define ROOT "{\"root\": {\"path\": \"/\"}, "
 
+/* A namespace with a path other than network is joined for the clone; its type is not made. */
+static void test_join_paths(void **state)
+{
+	struct st_error err = { 0 };
+	struct st_oci o;
+
+	assert_int_equal(load(ROOT "\"linux\": {\"namespaces\": [{\"type\": \"mount\"}, "
+			      "{\"type\": \"ipc\", \"path\": \"/proc/7/ns/ipc\"}]}}", &o, &err), 0);
+	assert_int_equal(o.njoins, 1);
+	assert_int_equal(o.joins[0].layer, ST_LAYER_IPC);
+	assert_string_equal(o.joins[0].path, "/proc/7/ns/ipc");
+	assert_int_equal(o.ns_mask, ST_LAYER_BIT(ST_LAYER_MOUNT));
+	st_oci_free(&o);
+}
+
 /* process.user, rlimits, oomScoreAdj; linux.sysctl, maskedPaths, readonlyPaths, resources. */
 static void test_process_and_linux(void **state)
 {
@@ -258,8 +273,12 @@ static void test_process_and_linux_errors(void **state)
 	expect_bad(ROOT "\"linux\": {\"namespaces\": [{\"type\": \"user\"}], \"gidMappings\": "
 		   "[{\"containerID\": 0, \"hostID\": 4000000, \"size\": 1}]}}",
 		   ".linux.gidMappings[0]: must be {\"containerID\": 0");
-	expect_bad(ROOT "\"linux\": {\"namespaces\": [{\"type\": \"pid\", \"path\": \"/proc/1/ns/pid\"}]}}",
-		   ".linux.namespaces[0].path: joining an existing pid namespace is not supported");
+	expect_bad(ROOT "\"linux\": {\"namespaces\": [{\"type\": \"user\", \"path\": \"/proc/1/ns/user\"}]}}",
+		   ".linux.namespaces[0].path: joining a user namespace is not supported");
+	expect_bad(ROOT "\"linux\": {\"namespaces\": [{\"type\": \"mount\", \"path\": \"/proc/1/ns/mnt\"}]}}",
+		   ".linux.namespaces[0].path: joining a mount namespace is not supported");
+	expect_bad(ROOT "\"linux\": {\"namespaces\": [{\"type\": \"ipc\", \"path\": \"x\"}]}}",
+		   ".linux.namespaces[0].path: must be an absolute path");
 	expect_bad(ROOT "\"linux\": {\"cgroupsPath\": \"/x\"}}", ".linux: \"cgroupsPath\" is not supported");
 	expect_bad(ROOT "\"hooks\": {}}", ".: \"hooks\" is not supported");
 }
@@ -271,6 +290,7 @@ int main(void)
 		cmocka_unit_test(test_mounts),	      cmocka_unit_test(test_mount_errors),
 		cmocka_unit_test(test_mount_helpers), cmocka_unit_test(test_mount_types),
 		cmocka_unit_test(test_process_and_linux), cmocka_unit_test(test_process_and_linux_errors),
+		cmocka_unit_test(test_join_paths),
 	};
 
 	return cmocka_run_group_tests_name("oci", tests, NULL, NULL);
