@@ -26,6 +26,7 @@ struct st_exec_report {
 	struct st_error err;
 	struct st_steps steps;
 };
+_Static_assert(sizeof(struct st_exec_report) < 4096, "the exec report must fit in PIPE_BUF");
 
 /*
  * After the report, when the filter goes last: its load time, or why it
