@@ -121,6 +121,37 @@ static const char *mount_key(const struct st_mount_plan *p)
 				   : NULL;
 }
 
+/*
+ * What the config asks of the layers the run really has (--ns may have
+ * replaced the config's): without its namespace, a mount, a sysctl or a
+ * join would land on the host's own.
+ */
+static int check_config_layers(const struct st_run_opts *o, const struct st_oci *oci,
+			       const struct st_session *s, struct st_error *err)
+{
+	unsigned int mask = s->report.mask;
+
+	if (mount_key(&oci->mounts) && !(mask & ST_LAYER_BIT(ST_LAYER_MOUNT)))
+		return st_error_usage(err,
+				      "%s: %s: needs a mount namespace: add {\"type\": \"mount\"} "
+				      "to .linux.namespaces (or mount to --ns)",
+				      o->config, mount_key(&oci->mounts));
+	for (size_t i = 0; i < oci->nsysctl; i++) {
+		int layer = st_sysctl_layer(oci->sysctl[i].key);
+
+		if (layer < 0 || !(mask & ST_LAYER_BIT(layer)))
+			return st_error_usage(err, "%s: .linux.sysctl.%s: needs the %s namespace "
+					      "(it would change the host's)", o->config,
+					      oci->sysctl[i].key, layer < 0 ? "?" : st_layers[layer].name);
+	}
+	/* Stepping back out of a joined namespace needs CAP_SYS_ADMIN over our own. */
+	if (oci->njoins && s->report.host.rootless && !(o->given & ST_GIVEN_NS))
+		return st_error_usage(err, "%s: .linux.namespaces: joining a %s namespace by its path "
+				      "needs root (sandboxtime steps into it for the clone and back out)",
+				      o->config, st_layers[oci->joins[0].layer].name);
+	return 0;
+}
+
 /* The sandbox to build: the options, the config file's process, the decided layers and wiring. */
 static void sandbox_config(const struct st_run_opts *o, const struct st_oci *oci,
 			   const struct st_session *s, const struct st_net_plan *net,
@@ -216,17 +247,8 @@ int st_cmd_run(const struct st_run_opts *cli, const struct st_output *output, in
 		return ret;
 	ret = st_session_prepare(&s, output, &o->measure, err);
 	st_session_describe_run(&s, o, 1);
-	/* root and mounts are the mount layer's work: without it they would land on the host. */
-	if (ret == 0 && mount_key(&oci.mounts) && !(s.report.mask & ST_LAYER_BIT(ST_LAYER_MOUNT)))
-		ret = st_error_usage(err,
-				     "%s: %s: needs a mount namespace: add {\"type\": \"mount\"} "
-				     "to .linux.namespaces (or mount to --ns)",
-				     o->config, mount_key(&oci.mounts));
-	/* Stepping back out of a joined namespace needs CAP_SYS_ADMIN over our own. */
-	if (ret == 0 && oci.njoins && s.report.host.rootless && !(o->given & ST_GIVEN_NS))
-		ret = st_error_usage(err, "%s: .linux.namespaces: joining a %s namespace by its path "
-				     "needs root (sandboxtime steps into it for the clone and back out)",
-				     o->config, st_layers[oci.joins[0].layer].name);
+	if (ret == 0)
+		ret = check_config_layers(o, &oci, &s, err);
 	for (size_t i = 0; i < notes.nerrors; i++)
 		st_report_add_error(&s.report, "%s", notes.errors[i]);
 	/* Names and addresses are checked before measuring, so bad input costs nothing. */

@@ -7,7 +7,7 @@
 # and nothing left behind.
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/../lib.sh" "$1"
-plan 9
+plan 10
 top=$(cd "$(dirname "$0")/../.." && pwd)
 BUSYBOX=/bin/busybox
 
@@ -105,7 +105,7 @@ t_stock() {
 }
 
 if [ ! -x "$BUSYBOX" ]; then
-	for i in 1 2 3 4 5 6 7 8 9; do skip "the runc spec bundle" "no $BUSYBOX (Debian's busybox-static: sh .ci/install-deps test)"; done
+	for i in 1 2 3 4 5 6 7 8 9 10; do skip "the runc spec bundle" "no $BUSYBOX (Debian's busybox-static: sh .ci/install-deps test)"; done
 	exit 0
 fi
 make_rootfs || exit 1
@@ -206,3 +206,16 @@ t_bad_type() {
 	printf '%s\n' "$out" | head -1 | grep -qF "$BUNDLE/badtype.json: .mounts[4].type: type \"overlay\" is not supported" || { echo "$out"; return 1; }
 }
 ok "an unknown mount type: one line naming .mounts[4].type, 125" t_bad_type
+
+# --ns replaces the config's namespaces: a sysctl whose namespace is then gone would reach the
+# host's, and is refused before anything runs (and the host's value stays).
+t_sysctl_host() {
+	local out rc before
+	config sysctl-host "$top/configs/oci/runc-spec.json" root 'c["linux"]["sysctl"] = {"net.ipv4.ip_forward": "1"}' || return 1
+	before=$(cat /proc/sys/net/ipv4/ip_forward)
+	out=$("$ST_BIN" --repeat=0 -q --ns=pid,ipc,uts,mount --config="$BUNDLE/sysctl-host.json" 2>&1); rc=$?
+	[ $rc -eq 125 ] || { echo "exit $rc: $out"; return 1; }
+	printf '%s\n' "$out" | head -1 | grep -qF ".linux.sysctl.net.ipv4.ip_forward: needs the net namespace" || { echo "$out"; return 1; }
+	expect_eq "$(cat /proc/sys/net/ipv4/ip_forward)" "$before"
+}
+ok "a sysctl whose namespace --ns took away: 125, one line, the host's value untouched" t_sysctl_host
