@@ -6,7 +6,7 @@
 # JSON parser: the floor of any tool that reads them), and with 100
 # resamples instead of 2000 (what the bootstrap itself costs). The commands share
 # each round, their order rotated (bench/launch_rounds.py, hyperfine -N).
-# Target (issue 16): under 200 ms. Notes: docs/bench-notes/14-compare.md.
+# Target (issue 16): under 200 ms. Notes: docs/bench-notes/16-compare.md.
 set -eu
 BIN=${1:-build/sandboxtime}
 ROUNDS=${2:-3}

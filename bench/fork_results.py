@@ -58,7 +58,7 @@ def main():
         "command": ["bash bench/fork.sh build/sandboxtime OUTDIR   # %d rounds of `sandboxtime bench fork`"
                     " (defaults) and bench/fork_loop, interleaved" % len(st_runs)],
         "date": meta["date"], "commit": meta["commit"],
-        "notes": "docs/bench-notes/14-fork.md",
+        "notes": "docs/bench-notes/15-fork.md",
         "columns": ["parent MB", "articles' fork() \u00b5s", "sandboxtime fork call \u00b5s",
                     "ours / theirs", "fork_loop \u00b5s", "fork_loop / theirs", "sandboxtime +\u00b5s/MB",
                     "posix_spawn \u00b5s", "vfork_exec \u00b5s"],

@@ -34,18 +34,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fuzz_check_error(&err);
 		/* A failed load hands back nothing to free. */
 		if (o.args || o.env || o.cwd || o.hostname || o.net_path || o.seccomp ||
-		    o.mounts.v || o.mounts.root || o.mounts.file)
+		    o.mounts.v || o.mounts.root || o.mounts.file || o.sysctl || o.mounts.masked ||
+		    o.mounts.readonly_paths)
 			abort();
 	} else {
 		for (size_t i = 0; o.args && o.args[i]; i++)
 			if (strlen(o.args[i]) > size)
 				abort();
-		if (strnlen(o.ignored, sizeof(o.ignored)) == sizeof(o.ignored))
-			abort();
+		/* Masked and read-only paths cannot climb out either; every sysctl is namespaced. */
+		for (size_t i = 0; o.mounts.masked && o.mounts.masked[i]; i++)
+			if (!st_mount_dest_ok(o.mounts.masked[i]))
+				abort();
+		for (size_t i = 0; o.mounts.readonly_paths && o.mounts.readonly_paths[i]; i++)
+			if (!st_mount_dest_ok(o.mounts.readonly_paths[i]))
+				abort();
+		for (size_t i = 0; i < o.nsysctl; i++)
+			if (st_sysctl_layer(o.sysctl[i].key) < 0)
+				abort();
 		/* Every destination checked: none can climb out of the root. */
 		for (size_t i = 0; i < o.mounts.n; i++)
 			if (!st_mount_dest_ok(o.mounts.v[i].dest) ||
-			    (o.mounts.v[i].type == ST_MOUNT_BIND) != !!o.mounts.v[i].source ||
+			    (o.mounts.v[i].type == ST_MOUNT_BIND && !o.mounts.v[i].source) ||
 			    strnlen(o.mounts.v[i].data, sizeof(o.mounts.v[i].data)) ==
 				sizeof(o.mounts.v[i].data))
 				abort();

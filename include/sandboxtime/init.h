@@ -6,6 +6,7 @@
 #include <sys/resource.h>
 
 #include "sandboxtime/harden.h"
+#include "sandboxtime/process.h"
 
 /* What the init tells sandboxtime about the workload when it ends. */
 struct st_init_report {
@@ -25,6 +26,7 @@ struct st_exec_report {
 	struct st_error err;
 	struct st_steps steps;
 };
+_Static_assert(sizeof(struct st_exec_report) < 4096, "the exec report must fit in PIPE_BUF");
 
 /*
  * After the report, when the filter goes last: its load time, or why it
@@ -42,11 +44,13 @@ struct st_exec_spec {
 	char *const *argv;
 	char *const *envp; /* NULL: sandboxtime's own environment */
 	const char *cwd;   /* NULL: stay where sandboxtime was */
+	struct st_process process; /* rlimits, oom_score_adj, user: all off when zero */
 	struct st_hardening harden;
 };
 
 /*
- * Enters @spec's cwd, hardens this process, reports on @exec_fd and execs;
+ * Applies @spec's process settings, enters its cwd, hardens this process,
+ * reports on @exec_fd and execs;
  * exits 125 when a step fails, 127 or 126 when exec does.
  */
 void __attribute__((noreturn)) st_exec_workload(const struct st_exec_spec *spec, int exec_fd);

@@ -19,14 +19,36 @@ int st_ns_mount_make_private(struct st_error *err);
  */
 int st_ns_mount_proc(struct st_error *err);
 
-/* The mount types of an OCI config.json that sandboxtime applies. */
-enum st_mount_type { ST_MOUNT_BIND, ST_MOUNT_TMPFS, ST_MOUNT_PROC };
+/*
+ * The mount types of an OCI config.json that sandboxtime applies. sysfs
+ * falls back to a recursive bind of the host's /sys where the kernel
+ * refuses a new one (a user namespace without its own network namespace);
+ * cgroup and cgroup2 always bind the host's /sys/fs/cgroup tree (see
+ * mount_cgroup in ns_mount.c for why).
+ */
+enum st_mount_type {
+	ST_MOUNT_BIND,
+	ST_MOUNT_TMPFS,
+	ST_MOUNT_PROC,
+	ST_MOUNT_DEVPTS,
+	ST_MOUNT_MQUEUE,
+	ST_MOUNT_SYSFS,
+	ST_MOUNT_CGROUP,
+	ST_MOUNT_CGROUP2,
+	ST_MOUNT_NTYPES
+};
+
+/* "bind", "tmpfs", ...: the name config.json gives the type. */
+const char *st_mount_type_name(enum st_mount_type t);
+
+/* The type named @name ("none" is not one: a bind says so by its options), or -EINVAL. */
+int st_mount_type_parse(const char *name, enum st_mount_type *out);
 
 /* One entry of config.json's "mounts", checked and resolved. */
 struct st_mount {
 	enum st_mount_type type;
 	char *dest;	     /* absolute, without "." or ".." components */
-	char *source;	     /* bind: an absolute host path; otherwise NULL */
+	char *source;	     /* bind: an absolute host path; otherwise its label or NULL */
 	unsigned long flags; /* MS_RDONLY, MS_NOSUID, ... as the options say */
 	int recursive;	     /* rbind */
 	char data[256];	     /* filesystem options: "size=64k,mode=755" */
@@ -42,6 +64,8 @@ struct st_mount_plan {
 	int readonly;
 	size_t n;
 	struct st_mount *v;
+	char **masked;	       /* linux.maskedPaths, NULL-terminated; NULL if none */
+	char **readonly_paths; /* linux.readonlyPaths, the same */
 };
 
 /*
@@ -63,6 +87,12 @@ int st_mount_dest_ok(const char *dest);
  * part is a timed step.
  */
 int st_ns_mount_apply(const struct st_mount_plan *p, struct st_steps *steps, struct st_error *err);
+
+/*
+ * Remounts the mount at @path (a bind) with @flags, keeping the flags that
+ * a user namespace may not clear (nosuid, nodev, noexec, atime: locked).
+ */
+int st_mount_remount(const char *path, unsigned long flags, struct st_error *err);
 
 /* True when the plan mounts something on /proc itself. */
 int st_mount_plan_has_proc(const struct st_mount_plan *p);

@@ -6,19 +6,24 @@
 #include <stdint.h>
 
 #include "sandboxtime/error.h"
+#include "sandboxtime/ns_join.h"
 #include "sandboxtime/ns_mount.h"
-
-#define ST_OCI_IGNORED_MAX 512
+#include "sandboxtime/process.h"
+#include "sandboxtime/sysctl.h"
 
 /*
- * The subset of an OCI runtime-spec config.json that sandboxtime applies:
- * process.args/env/cwd (terminal must be false), process.capabilities
- * (bounding), process.noNewPrivileges, hostname, linux.namespaces (types;
- * a path only for network, as join), linux.seccomp, root (path, readonly;
- * relative to the file's directory) and mounts of type proc, tmpfs and bind.
- * The rest is listed once
- * in @ignored, never silently dropped. Options given on the command line
- * win over the file.
+ * What sandboxtime applies of an OCI runtime-spec config.json (the whole of
+ * what `runc spec` and `runc spec --rootless` write):
+ * process.args/env/cwd (terminal must be false), process.user, rlimits and
+ * oomScoreAdj, process.capabilities, process.noNewPrivileges, hostname,
+ * linux.namespaces (types; with a path, joined: network as --net=join,
+ * uts, ipc, pid, cgroup and time for the clone),
+ * linux.uidMappings/gidMappings (0 -> the caller's id, one id), linux.sysctl
+ * (namespaced keys), linux.maskedPaths/readonlyPaths, linux.seccomp,
+ * linux.resources (only the deny-all device rule), root (path, readonly;
+ * relative to the file's directory) and mounts (mount.h's types). Any other
+ * key is refused, naming it. Options given on the command line win over the
+ * file.
  */
 struct st_oci {
 	char **args;      /* NULL-terminated; NULL if absent */
@@ -28,13 +33,18 @@ struct st_oci {
 	int has_ns;
 	unsigned int ns_mask;
 	char *net_path;   /* a network namespace path: --net=join:PATH */
+	struct st_ns_join joins[ST_LAYER_COUNT]; /* other namespaces with a path */
+	size_t njoins;
 	int has_caps;
 	uint64_t caps;    /* process.capabilities.bounding */
 	int has_nnp;
 	int nnp;
 	json_t *seccomp;  /* linux.seccomp, a profile object (owned reference) */
-	struct st_mount_plan mounts;	  /* root and mounts; mounts.root NULL for "/" */
-	char ignored[ST_OCI_IGNORED_MAX]; /* "process.rlimits,..." */
+	struct st_process process; /* process.user, rlimits, oomScoreAdj */
+	struct st_sysctl *sysctl;  /* linux.sysctl */
+	size_t nsysctl;
+	int has_maps;              /* uidMappings/gidMappings: 0 -> caller, size 1 */
+	struct st_mount_plan mounts; /* root, mounts, masked and read-only paths */
 };
 
 /*

@@ -7,9 +7,11 @@
 
 #include "sandboxtime/error.h"
 #include "sandboxtime/init.h"
+#include "sandboxtime/ns_join.h"
 #include "sandboxtime/ns_mount.h"
 #include "sandboxtime/ns_net.h"
 #include "sandboxtime/steps.h"
+#include "sandboxtime/sysctl.h"
 
 struct st_sandbox_config {
 	unsigned int mask; /* layers, already checked for availability */
@@ -19,6 +21,11 @@ struct st_sandbox_config {
 	unsigned int kill_after_ms;    /* grace after a terminating signal; 0: none */
 	const struct st_net_plan *net; /* the wiring, when net is a layer */
 	const struct st_mount_plan *mounts; /* --config's root and mounts, or NULL */
+	const struct st_sysctl *sysctl;     /* --config's linux.sysctl */
+	size_t nsysctl;
+	int map_single; /* root too maps only 0 -> its own ids (config's id mappings) */
+	const struct st_ns_join *joins; /* namespaces joined for the clone (config's paths) */
+	size_t njoins;
 	struct st_exec_spec exec;      /* the workload: argv, env, cwd, hardening */
 };
 

@@ -8,7 +8,12 @@
 #include "sandboxtime/clock.h"
 #include "sandboxtime/error.h"
 
-#define ST_MAX_STEPS 32
+/*
+ * Enough for every step of one run: a --config bundle with joined
+ * namespaces, rootless wiring and its process steps makes about 40. Bounded
+ * by the exec report, which must stay below PIPE_BUF (init.h).
+ */
+#define ST_MAX_STEPS 48
 
 /* One timed configuration step of the real sandbox ("uid_map", "lo_up"). */
 struct st_step {

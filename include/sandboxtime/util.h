@@ -26,4 +26,7 @@ int st_pipe(int *rd, int *wr, const char *what, struct st_error *err);
 int st_parse_uint(const char *what, const char *text, uint64_t min, uint64_t max,
 		  uint64_t *out, struct st_error *err);
 
+/* Frees a NULL-terminated vector of strings and the strings; NULL is fine. */
+void st_strv_free(char **v);
+
 #endif

@@ -78,3 +78,10 @@ int st_parse_uint(const char *what, const char *text, uint64_t min, uint64_t max
 	*out = v;
 	return 0;
 }
+
+void st_strv_free(char **v)
+{
+	for (size_t i = 0; v && v[i]; i++)
+		free(v[i]);
+	free(v);
+}

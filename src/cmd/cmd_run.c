@@ -107,9 +107,48 @@ static int apply_config(const struct st_run_opts *o, struct st_oci *oci, struct 
 		eff->no_new_privs = oci->nnp;
 	if (eff->hostname && !(eff->measure.ns_mask & ST_LAYER_BIT(ST_LAYER_UTS)))
 		return st_error_usage(err, "--config: a hostname needs the uts namespace");
-	/* Never silently dropped: what the file says and sandboxtime does not do. */
-	if (oci->ignored[0])
-		st_report_add_error(r, "--config: ignored: %s", oci->ignored);
+	return 0;
+}
+
+/* The first key of the config that is the mount layer's work, or NULL. */
+static const char *mount_key(const struct st_mount_plan *p)
+{
+	return p->n		   ? ".mounts"
+	       : p->root	   ? ".root.path"
+	       : p->readonly	   ? ".root.readonly"
+	       : p->masked	   ? ".linux.maskedPaths"
+	       : p->readonly_paths ? ".linux.readonlyPaths"
+				   : NULL;
+}
+
+/*
+ * What the config asks of the layers the run really has (--ns may have
+ * replaced the config's): without its namespace, a mount, a sysctl or a
+ * join would land on the host's own.
+ */
+static int check_config_layers(const struct st_run_opts *o, const struct st_oci *oci,
+			       const struct st_session *s, struct st_error *err)
+{
+	unsigned int mask = s->report.mask;
+
+	if (mount_key(&oci->mounts) && !(mask & ST_LAYER_BIT(ST_LAYER_MOUNT)))
+		return st_error_usage(err,
+				      "%s: %s: needs a mount namespace: add {\"type\": \"mount\"} "
+				      "to .linux.namespaces (or mount to --ns)",
+				      o->config, mount_key(&oci->mounts));
+	for (size_t i = 0; i < oci->nsysctl; i++) {
+		int layer = st_sysctl_layer(oci->sysctl[i].key);
+
+		if (layer < 0 || !(mask & ST_LAYER_BIT(layer)))
+			return st_error_usage(err, "%s: .linux.sysctl.%s: needs the %s namespace "
+					      "(it would change the host's)", o->config,
+					      oci->sysctl[i].key, layer < 0 ? "?" : st_layers[layer].name);
+	}
+	/* Stepping back out of a joined namespace needs CAP_SYS_ADMIN over our own. */
+	if (oci->njoins && s->report.host.rootless && !(o->given & ST_GIVEN_NS))
+		return st_error_usage(err, "%s: .linux.namespaces: joining a %s namespace by its path "
+				      "needs root (sandboxtime steps into it for the clone and back out)",
+				      o->config, st_layers[oci->joins[0].layer].name);
 	return 0;
 }
 
@@ -125,6 +164,15 @@ static void sandbox_config(const struct st_run_opts *o, const struct st_oci *oci
 	cfg->exec.argv = o->argv;
 	cfg->exec.envp = oci->env;
 	cfg->exec.cwd = oci->cwd;
+	cfg->exec.process = oci->process;
+	cfg->sysctl = oci->sysctl;
+	cfg->nsysctl = oci->nsysctl;
+	cfg->map_single = oci->has_maps;
+	/* The config's namespaces, joined ones included, unless --ns said which. */
+	if (!(o->given & ST_GIVEN_NS)) {
+		cfg->joins = oci->joins;
+		cfg->njoins = oci->njoins;
+	}
 	cfg->mask = s->report.mask;
 	cfg->net = net;
 	cfg->mounts = &oci->mounts;
@@ -199,16 +247,8 @@ int st_cmd_run(const struct st_run_opts *cli, const struct st_output *output, in
 		return ret;
 	ret = st_session_prepare(&s, output, &o->measure, err);
 	st_session_describe_run(&s, o, 1);
-	/* root and mounts are the mount layer's work: without it they would land on the host. */
-	if (ret == 0 && (oci.mounts.root || oci.mounts.n || oci.mounts.readonly) &&
-	    !(s.report.mask & ST_LAYER_BIT(ST_LAYER_MOUNT)))
-		ret = st_error_usage(err,
-				     "%s: %s: needs a mount namespace: add {\"type\": \"mount\"} "
-				     "to .linux.namespaces (or mount to --ns)",
-				     o->config,
-				     oci.mounts.n      ? ".mounts"
-				     : oci.mounts.root ? ".root.path"
-						       : ".root.readonly");
+	if (ret == 0)
+		ret = check_config_layers(o, &oci, &s, err);
 	for (size_t i = 0; i < notes.nerrors; i++)
 		st_report_add_error(&s.report, "%s", notes.errors[i]);
 	/* Names and addresses are checked before measuring, so bad input costs nothing. */
@@ -226,9 +266,6 @@ int st_cmd_run(const struct st_run_opts *cli, const struct st_output *output, in
 		if (!o->no_new_privs && sc.prog)
 			ret = st_error_usage(err, "--no-new-privileges=false with a seccomp filter needs CAP_SYS_ADMIN, which a rootless run has only in a user namespace: add user to --ns, or --seccomp=none");
 	}
-	/* Warned once every check passed, so that a failure stays one line. */
-	if (ret == 0 && oci.ignored[0])
-		fprintf(stderr, "sandboxtime: warning: --config: ignored: %s\n", oci.ignored);
 	/* --repeat=0: no calibration, only the one real sandbox. */
 	if (ret == 0 && o->measure.repeat > 0)
 		ret = st_session_measure(&s, err);

@@ -19,7 +19,10 @@ void st_exec_workload(const struct st_exec_spec *spec, int exec_err_fd)
 	memset(&rep, 0, sizeof(rep));
 	/* Before any filter: one may deny rt_sigprocmask, and the workload needs its mask back. */
 	st_signals_restore();
-	if (spec->cwd && chdir(spec->cwd) < 0) {
+	/* As runc: the limits and the user first, so that cwd is entered as that user. */
+	if (st_process_apply(&spec->process, &rep.steps, &rep.err) < 0)
+		rep.failed = 1;
+	if (!rep.failed && spec->cwd && chdir(spec->cwd) < 0) {
 		st_error_set(&rep.err, errno, "cwd '%s'", spec->cwd);
 		rep.failed = 1;
 	}

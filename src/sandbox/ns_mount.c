@@ -10,7 +10,9 @@
 #include <sys/syscall.h>
 
 #include "sandboxtime/compiler.h"
+#include "sandboxtime/ns_dev.h"
 #include "sandboxtime/ns_mount.h"
+#include "sandboxtime/util.h"
 
 /*
  * In a chroot whose root is not a mount point, "/" cannot be made private
@@ -79,6 +81,52 @@ static const struct {
 	{ "rprivate", 0, 0 },
 };
 
+static const char *const type_names[ST_MOUNT_NTYPES] = {
+	[ST_MOUNT_BIND] = "bind",     [ST_MOUNT_TMPFS] = "tmpfs",   [ST_MOUNT_PROC] = "proc",
+	[ST_MOUNT_DEVPTS] = "devpts", [ST_MOUNT_MQUEUE] = "mqueue", [ST_MOUNT_SYSFS] = "sysfs",
+	[ST_MOUNT_CGROUP] = "cgroup", [ST_MOUNT_CGROUP2] = "cgroup2",
+};
+
+const char *st_mount_type_name(enum st_mount_type t)
+{
+	return t < ST_MOUNT_NTYPES ? type_names[t] : "?";
+}
+
+int st_mount_type_parse(const char *name, enum st_mount_type *out)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(type_names); i++) {
+		if (strcmp(name, type_names[i]) == 0) {
+			*out = (enum st_mount_type)i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+/*
+ * The filesystem options each type takes; NULL: any "key=value" (tmpfs and
+ * proc check them themselves). mqueue, sysfs and cgroup are bound or
+ * mounted without options, so any is refused rather than dropped.
+ */
+static int data_option_ok(enum st_mount_type t, const char *opt)
+{
+	static const char *const devpts[] = { "newinstance", "ptmxmode=", "mode=", "gid=",
+					      "uid=",	     "max=" };
+
+	if (t == ST_MOUNT_TMPFS || t == ST_MOUNT_PROC)
+		return strchr(opt, '=') && opt[0] != '=';
+	if (t != ST_MOUNT_DEVPTS)
+		return 0;
+	for (size_t i = 0; i < ARRAY_SIZE(devpts); i++) {
+		size_t n = strlen(devpts[i]);
+
+		if (devpts[i][n - 1] == '=' ? strncmp(opt, devpts[i], n) == 0 && opt[n]
+					    : strcmp(opt, devpts[i]) == 0)
+			return 1;
+	}
+	return 0;
+}
+
 int st_mount_option(struct st_mount *m, const char *opt)
 {
 	size_t used = strlen(m->data);
@@ -93,8 +141,7 @@ int st_mount_option(struct st_mount *m, const char *opt)
 			return 0;
 		}
 	}
-	/* size=, mode=, uid=, gid=, nr_inodes= ...: tmpfs checks them itself. */
-	if (!strchr(opt, '=') || opt[0] == '=' || strchr(opt, ',') || m->type == ST_MOUNT_BIND)
+	if (strchr(opt, ',') || !data_option_ok(m->type, opt))
 		return -EINVAL;
 	if (used + !!used + strlen(opt) >= sizeof(m->data))
 		return -E2BIG;
@@ -121,15 +168,35 @@ int st_mount_dest_ok(const char *dest)
 	return 1;
 }
 
+/* True when @dest is "/@name" (one component), however many slashes it has. */
+static int dest_is(const char *dest, const char *name)
+{
+	const char *d = dest + strspn(dest, "/");
+	size_t n = strlen(name);
+
+	return strncmp(d, name, n) == 0 && d[n + strspn(d + n, "/")] == '\0';
+}
+
 int st_mount_plan_has_proc(const struct st_mount_plan *p)
 {
-	for (size_t i = 0; p && i < p->n; i++) {
-		const char *d = p->v[i].dest + strspn(p->v[i].dest, "/");
-
-		if (strncmp(d, "proc", 4) == 0 && d[4 + strspn(d + 4, "/")] == '\0')
+	for (size_t i = 0; p && i < p->n; i++)
+		if (dest_is(p->v[i].dest, "proc"))
 			return 1;
-	}
 	return 0;
+}
+
+/*
+ * The default devices go into a /dev that the config mounts fresh (tmpfs,
+ * as runc spec's): a /dev bound from somewhere has its own already.
+ */
+static int wants_dev(const struct st_mount_plan *p)
+{
+	int fresh = 0;
+
+	for (size_t i = 0; p->root && i < p->n; i++)
+		if (dest_is(p->v[i].dest, "dev"))
+			fresh = p->v[i].type != ST_MOUNT_BIND;
+	return fresh;
 }
 
 /*
@@ -215,7 +282,7 @@ static unsigned long locked_flags(const char *path)
 	return flags;
 }
 
-static int remount(const char *path, unsigned long flags, struct st_error *err)
+int st_mount_remount(const char *path, unsigned long flags, struct st_error *err)
 {
 	flags |= locked_flags(path);
 	if (mount(NULL, path, NULL, MS_BIND | MS_REMOUNT | flags, NULL) < 0)
@@ -223,9 +290,65 @@ static int remount(const char *path, unsigned long flags, struct st_error *err)
 	return 0;
 }
 
-static const char *const type_names[] = {
-	[ST_MOUNT_BIND] = "bind", [ST_MOUNT_TMPFS] = "tmpfs", [ST_MOUNT_PROC] = "proc"
-};
+/* MS_* flags as mount_setattr(2) attributes, for a whole bound tree. */
+static int set_tree_flags(int fd, unsigned long flags)
+{
+	struct mount_attr attr = { 0 };
+
+	if (flags & MS_RDONLY)
+		attr.attr_set |= MOUNT_ATTR_RDONLY;
+	if (flags & MS_NOSUID)
+		attr.attr_set |= MOUNT_ATTR_NOSUID;
+	if (flags & MS_NODEV)
+		attr.attr_set |= MOUNT_ATTR_NODEV;
+	if (flags & MS_NOEXEC)
+		attr.attr_set |= MOUNT_ATTR_NOEXEC;
+	if (!attr.attr_set)
+		return 0;
+	return mount_setattr(fd, "", AT_EMPTY_PATH | AT_RECURSIVE, &attr, sizeof(attr));
+}
+
+/*
+ * The host's tree at @host bound on @target with every mount beneath it,
+ * and the flags set on all of them: what rootless runtimes do for /sys.
+ */
+static int bind_tree(const char *host, int rootfd, const struct st_mount *m, const char *target)
+{
+	_cleanup_close_ int again = -1;
+
+	if (mount(host, target, NULL, MS_BIND | MS_REC, NULL) < 0)
+		return -1;
+	/* Reopened: the caller's fd is beneath the new mount. */
+	again = open_in_root(rootfd, m->dest, O_PATH);
+	if (again < 0)
+		return -1;
+	return set_tree_flags(again, m->flags);
+}
+
+/*
+ * A new filesystem of @m's type on @target. sysfs: a new one needs the
+ * network namespace's owner (a rootless sandbox without its own network
+ * namespace is refused, EPERM), so then the host's /sys is bound, as
+ * rootless runc and crun do. cgroup, cgroup2: sandboxtime makes no cgroup
+ * of its own (yet), and outside a cgroup namespace a new cgroup v1 or v2
+ * mount would show the host's hierarchies anyway; on a hybrid host
+ * (v1 controllers under a tmpfs, as here) a cgroup2 mount would show only
+ * the empty unified one. So both bind the host's /sys/fs/cgroup tree, the
+ * same view as root and rootless.
+ */
+static int mount_fs(const struct st_mount *m, int rootfd, const char *target)
+{
+	const char *data = m->data[0] ? m->data : NULL;
+
+	if (m->type == ST_MOUNT_CGROUP || m->type == ST_MOUNT_CGROUP2)
+		return bind_tree("/sys/fs/cgroup", rootfd, m, target);
+	if (mount(m->source ? m->source : type_names[m->type], target, type_names[m->type], m->flags,
+		  data) == 0)
+		return 0;
+	if (m->type == ST_MOUNT_SYSFS && errno == EPERM)
+		return bind_tree("/sys", rootfd, m, target);
+	return -1;
+}
 
 static int mount_one(int rootfd, const struct st_mount *m, int create, struct st_error *err)
 {
@@ -248,18 +371,16 @@ static int mount_one(int rootfd, const struct st_mount *m, int create, struct st
 	}
 	if (fd < 0)
 		return st_error_set(
-		    err, errno, "%s on %s%s", type_names[m->type], m->dest,
+		    err, errno, "%s on %s%s", st_mount_type_name(m->type), m->dest,
 		    errno == ENOENT ? " (it does not exist; create it, or give root.path)" : "");
 	/* The fd, not the path: what was resolved inside the root is what gets the mount. */
 	snprintf(target, sizeof(target), "/proc/self/fd/%d", fd);
-	if (m->type == ST_MOUNT_PROC)
-		r = mount("proc", target, "proc", m->flags, m->data[0] ? m->data : NULL);
-	else if (m->type == ST_MOUNT_TMPFS)
-		r = mount("tmpfs", target, "tmpfs", m->flags, m->data[0] ? m->data : NULL);
+	if (m->type != ST_MOUNT_BIND)
+		r = mount_fs(m, rootfd, target);
 	else
 		r = mount(m->source, target, NULL, MS_BIND | (m->recursive ? MS_REC : 0), NULL);
 	if (r < 0)
-		return st_error_set(err, errno, "%s on %s", type_names[m->type], m->dest);
+		return st_error_set(err, errno, "%s on %s", st_mount_type_name(m->type), m->dest);
 	if (m->type != ST_MOUNT_BIND || !(m->flags & per_mount))
 		return 0;
 	/* A bind takes its flags only by a remount of the new mount (reopened: fd is beneath it).
@@ -268,7 +389,7 @@ static int mount_one(int rootfd, const struct st_mount *m, int create, struct st
 	if (again < 0)
 		return st_error_set(err, errno, "bind on %s", m->dest);
 	snprintf(target, sizeof(target), "/proc/self/fd/%d", again);
-	r = remount(target, m->flags & per_mount, err);
+	r = st_mount_remount(target, m->flags & per_mount, err);
 	return r < 0 ? st_error_wrap(err, "bind on %s", m->dest) : 0;
 }
 
@@ -315,6 +436,15 @@ static int bind_root(const char *root, struct st_error *err)
 	return 0;
 }
 
+static int populate_dev(int rootfd, struct st_error *err)
+{
+	_cleanup_close_ int devfd = open_in_root(rootfd, "dev", O_PATH | O_DIRECTORY);
+
+	if (devfd < 0)
+		return st_error_set(err, errno, "/dev in the root");
+	return st_ns_dev_populate(devfd, err);
+}
+
 int st_ns_mount_apply(const struct st_mount_plan *p, struct st_steps *steps, struct st_error *err)
 {
 	_cleanup_close_ int rootfd = -1;
@@ -330,12 +460,14 @@ int st_ns_mount_apply(const struct st_mount_plan *p, struct st_steps *steps, str
 		return st_error_set(err, errno, "root %s", p->root ? p->root : "/");
 	if (p->n)
 		ret = ST_TIMED_STEP(steps, err, "mount_apply", apply_mounts(rootfd, p, err));
+	if (ret == 0 && wants_dev(p))
+		ret = ST_TIMED_STEP(steps, err, "dev_populate", populate_dev(rootfd, err));
 	if (ret == 0 && p->root)
 		ret = ST_TIMED_STEP(steps, err, "pivot_root", pivot(rootfd, err));
 	if (ret == 0 && p->root)
 		ret = ST_TIMED_STEP(steps, err, "old_root_detach", detach_old_root(err));
 	if (ret == 0 && p->readonly)
-		ret = ST_TIMED_STEP(steps, err, "root_readonly", remount("/", MS_RDONLY, err));
+		ret = ST_TIMED_STEP(steps, err, "root_readonly", st_mount_remount("/", MS_RDONLY, err));
 	return ret;
 }
 
@@ -348,5 +480,7 @@ void st_mount_plan_free(struct st_mount_plan *p)
 	free(p->v);
 	free(p->root);
 	free(p->file);
+	st_strv_free(p->masked);
+	st_strv_free(p->readonly_paths);
 	memset(p, 0, sizeof(*p));
 }

@@ -5,32 +5,23 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "sandboxtime/caps.h"
-#include "sandboxtime/layer.h"
 #include "sandboxtime/oci.h"
+#include "sandboxtime/oci_parse.h"
+#include "sandboxtime/util.h"
 
-/* OCI's namespace types, and the layer each one is. */
-static const struct {
-	const char *type;
-	enum st_layer layer;
-} ns_types[] = {
-	{ "user", ST_LAYER_USER },	 { "uts", ST_LAYER_UTS },	  { "ipc", ST_LAYER_IPC },
-	{ "pid", ST_LAYER_PID },	 { "mount", ST_LAYER_MOUNT },	  { "cgroup", ST_LAYER_CGROUP },
-	{ "time", ST_LAYER_TIME },	 { "network", ST_LAYER_NET },
-};
-
-/* What sandboxtime reads of each object; any other key is listed as ignored. */
-static const char *const known_top[] = { "ociVersion", "process", "hostname",
-					 "linux",      "root",	  "mounts" };
-static const char *const known_process[] = { "args", "env", "cwd", "terminal", "capabilities",
-					     "noNewPrivileges" };
-static const char *const known_linux[] = { "namespaces", "seccomp" };
+/*
+ * What sandboxtime reads of each object: any other key is refused, naming
+ * it, so that nothing a config asks for is silently dropped. annotations
+ * are metadata for tools, which the runtime spec lets a runtime ignore.
+ */
+static const char *const known_top[] = { "ociVersion", "process", "hostname", "linux",
+					 "root",       "mounts",  "annotations" };
 static const char *const known_root[] = { "path", "readonly" };
 static const char *const known_mount[] = { "destination", "type", "source", "options" };
 
-static int _printf_(4, 5) bad(struct st_error *err, const char *file, const char *path, const char *fmt, ...)
+int st_oci_bad(struct st_error *err, const char *file, const char *path, const char *fmt, ...)
 {
-	char what[160];
+	char what[200];
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -39,15 +30,10 @@ static int _printf_(4, 5) bad(struct st_error *err, const char *file, const char
 	return st_error_usage(err, "%s: %s: %s", file, path, what);
 }
 
-static void note_ignored(struct st_oci *o, const char *prefix, const char *key)
-{
-	size_t used = strlen(o->ignored);
+#define bad st_oci_bad
 
-	snprintf(o->ignored + used, sizeof(o->ignored) - used, "%s%s%s", used ? "," : "", prefix, key);
-}
-
-static void note_unknown_keys(struct st_oci *o, json_t *obj, const char *prefix,
-			      const char *const *known, size_t nknown)
+int st_oci_check_keys(json_t *obj, const char *file, const char *path,
+		      const char *const *known, size_t nknown, struct st_error *err)
 {
 	const char *key;
 	json_t *v;
@@ -58,12 +44,13 @@ static void note_unknown_keys(struct st_oci *o, json_t *obj, const char *prefix,
 		for (i = 0; i < nknown && strcmp(key, known[i]) != 0; i++)
 			;
 		if (i == nknown)
-			note_ignored(o, prefix, key);
+			return bad(err, file, path, "\"%s\" is not supported (see --config in "
+				   "sandboxtime(1) for what is)", key);
 	}
+	return 0;
 }
 
-/* A JSON array of strings as a NULL-terminated, owned vector. */
-static int strings(json_t *a, const char *file, const char *path, int need_one, char ***out,
+int st_oci_strings(json_t *a, const char *file, const char *path, int need_one, char ***out,
 		   struct st_error *err)
 {
 	size_t i, n;
@@ -87,102 +74,12 @@ static int strings(json_t *a, const char *file, const char *path, int need_one, 
 	return 0;
 }
 
-static int read_caps(json_t *caps, const char *file, struct st_oci *o, struct st_error *err)
+int st_oci_int(json_t *v, const char *file, const char *path, long long min, long long max,
+	       long long *out, struct st_error *err)
 {
-	json_t *bounding = json_object_get(caps, "bounding"), *v;
-	size_t i;
-
-	if (!bounding)
-		return 0;
-	if (!json_is_array(bounding))
-		return bad(err, file, ".process.capabilities.bounding", "must be an array of names");
-	o->caps = 0;
-	json_array_foreach(bounding, i, v) {
-		char path[64];
-		uint64_t one = 0;
-		int ret;
-
-		snprintf(path, sizeof(path), ".process.capabilities.bounding[%zu]", i);
-		if (!json_is_string(v))
-			return bad(err, file, path, "must be a capability name");
-		ret = st_caps_edit(&one, NULL, json_string_value(v), err);
-		if (ret < 0)
-			return bad(err, file, path, "unknown capability \"%s\"", json_string_value(v));
-		o->caps |= one;
-	}
-	o->has_caps = 1;
-	/* sandboxtime sets permitted = effective = bounding; other lists are not read. */
-	note_unknown_keys(o, caps, "process.capabilities.", (const char *const[]){ "bounding" }, 1);
-	return 0;
-}
-
-static int read_process(json_t *p, const char *file, struct st_oci *o, struct st_error *err)
-{
-	json_t *v;
-	int ret = 0;
-
-	if (!json_is_object(p))
-		return bad(err, file, ".process", "must be an object");
-	note_unknown_keys(o, p, "process.", known_process, ARRAY_SIZE(known_process));
-	if ((v = json_object_get(p, "terminal")) && json_is_true(v))
-		return bad(err, file, ".process.terminal", "true is not supported (sandboxtime allocates no terminal)");
-	if ((v = json_object_get(p, "args")))
-		ret = strings(v, file, ".process.args", 1, &o->args, err);
-	if (ret == 0 && (v = json_object_get(p, "env")))
-		ret = strings(v, file, ".process.env", 0, &o->env, err);
-	if (ret == 0 && (v = json_object_get(p, "cwd"))) {
-		if (!json_is_string(v) || json_string_value(v)[0] != '/')
-			return bad(err, file, ".process.cwd", "must be an absolute path");
-		o->cwd = strdup(json_string_value(v));
-	}
-	if (ret == 0 && (v = json_object_get(p, "noNewPrivileges"))) {
-		if (!json_is_boolean(v))
-			return bad(err, file, ".process.noNewPrivileges", "must be true or false");
-		o->has_nnp = 1;
-		o->nnp = json_is_true(v);
-	}
-	if (ret == 0 && (v = json_object_get(p, "capabilities")))
-		ret = read_caps(v, file, o, err);
-	return ret;
-}
-
-static int read_namespaces(json_t *a, const char *file, struct st_oci *o, struct st_error *err)
-{
-	unsigned int seen = 0;
-	size_t i, k;
-	json_t *v;
-
-	if (!json_is_array(a))
-		return bad(err, file, ".linux.namespaces", "must be an array");
-	o->has_ns = 1;
-	o->ns_mask = 0;
-	json_array_foreach(a, i, v) {
-		const char *type = json_string_value(json_object_get(v, "type"));
-		json_t *path = json_object_get(v, "path");
-		char where[64];
-
-		snprintf(where, sizeof(where), ".linux.namespaces[%zu].type", i);
-		for (k = 0; type && k < ARRAY_SIZE(ns_types) && strcmp(type, ns_types[k].type) != 0; k++)
-			;
-		if (!type || k == ARRAY_SIZE(ns_types))
-			return bad(err, file, where, "unknown namespace type \"%s\"", type ? type : "(missing)");
-		/* As runc: a type once (a second network path would also replace the first). */
-		if (seen & (1u << k))
-			return bad(err, file, where, "namespace type \"%s\" given twice", type);
-		seen |= 1u << k;
-		if (path && ns_types[k].layer != ST_LAYER_NET) {
-			snprintf(where, sizeof(where), ".linux.namespaces[%zu].path", i);
-			return bad(err, file, where, "joining an existing %s namespace is not supported (only network)",
-				   type);
-		}
-		if (path) {
-			if (!json_is_string(path))
-				return bad(err, file, where, "must be a path");
-			o->net_path = strdup(json_string_value(path));
-			continue;
-		}
-		o->ns_mask |= ST_LAYER_BIT(ns_types[k].layer);
-	}
+	if (!json_is_integer(v) || json_integer_value(v) < min || json_integer_value(v) > max)
+		return bad(err, file, path, "must be an integer from %lld to %lld", min, max);
+	*out = json_integer_value(v);
 	return 0;
 }
 
@@ -211,7 +108,8 @@ static int read_root(json_t *root, const char *file, struct st_oci *o, struct st
 
 	if (!json_is_string(path))
 		return bad(err, file, ".root.path", "missing (the OCI runtime spec requires it)");
-	note_unknown_keys(o, root, "root.", known_root, ARRAY_SIZE(known_root));
+	if (st_oci_check_keys(root, file, ".root", known_root, ARRAY_SIZE(known_root), err) < 0)
+		return -EINVAL;
 	if (ro && !json_is_boolean(ro))
 		return bad(err, file, ".root.readonly", "must be true or false");
 	joined = bundle_path(file, json_string_value(path));
@@ -250,15 +148,10 @@ static int mount_type(json_t *m, const char *file, size_t i, enum st_mount_type 
 			return 0;
 		}
 	}
-	if (t && strcmp(t, "bind") == 0)
-		*type = ST_MOUNT_BIND;
-	else if (t && strcmp(t, "tmpfs") == 0)
-		*type = ST_MOUNT_TMPFS;
-	else if (t && strcmp(t, "proc") == 0)
-		*type = ST_MOUNT_PROC;
-	else
+	if (!t || strcmp(t, "none") == 0 || st_mount_type_parse(t, type) < 0)
 		return bad(err, file, where,
-			   "type \"%s\" is not supported (sandboxtime mounts proc, tmpfs and bind)",
+			   "type \"%s\" is not supported (sandboxtime mounts bind, tmpfs, proc, "
+			   "devpts, mqueue, sysfs, cgroup and cgroup2)",
 			   t ? t : "(missing)");
 	return 0;
 }
@@ -268,15 +161,16 @@ static int read_mount(json_t *m, const char *file, size_t i, struct st_oci *o, s
 	struct st_mount *out = &o->mounts.v[i];
 	json_t *dest = json_object_get(m, "destination"), *src = json_object_get(m, "source");
 	json_t *opts = json_object_get(m, "options"), *v;
-	char where[64], prefix[32];
+	char where[64];
 	size_t k;
 	int ret;
 
 	snprintf(where, sizeof(where), ".mounts[%zu]", i);
 	if (!json_is_object(m))
 		return bad(err, file, where, "must be an object");
-	snprintf(prefix, sizeof(prefix), "mounts[%zu].", i);
-	note_unknown_keys(o, m, prefix, known_mount, ARRAY_SIZE(known_mount));
+	ret = st_oci_check_keys(m, file, where, known_mount, ARRAY_SIZE(known_mount), err);
+	if (ret < 0)
+		return ret;
 	snprintf(where, sizeof(where), ".mounts[%zu].destination", i);
 	if (!json_is_string(dest))
 		return bad(err, file, where, "missing (an absolute path)");
@@ -301,6 +195,12 @@ static int read_mount(json_t *m, const char *file, size_t i, struct st_oci *o, s
 			return bad(err, file, where, "a bind mount needs a source path");
 		if (!(out->source = bundle_path(file, json_string_value(src))))
 			return st_error_set(err, ENOMEM, "%s", file);
+	} else if (json_is_string(src) && !(out->source = strdup(json_string_value(src)))) {
+		/* A filesystem's source is its label in mountinfo ("shm"), as runc passes it. */
+		return st_error_set(err, ENOMEM, "%s", file);
+	} else if (src && !json_is_string(src)) {
+		snprintf(where, sizeof(where), ".mounts[%zu].source", i);
+		return bad(err, file, where, "must be a string");
 	}
 	json_array_foreach(opts, k, v)
 	{
@@ -313,10 +213,7 @@ static int read_mount(json_t *m, const char *file, size_t i, struct st_oci *o, s
 		if (ret < 0)
 			return bad(err, file, where,
 				   "option \"%s\" is not supported for a %s mount",
-				   json_string_value(v),
-				   out->type == ST_MOUNT_BIND	 ? "bind"
-				   : out->type == ST_MOUNT_TMPFS ? "tmpfs"
-								 : "proc");
+				   json_string_value(v), st_mount_type_name(out->type));
 	}
 	return 0;
 }
@@ -350,12 +247,14 @@ static int read_mounts(json_t *a, const char *file, struct st_oci *o, struct st_
 
 static int read_doc(json_t *doc, const char *file, struct st_oci *o, struct st_error *err)
 {
-	json_t *root = json_object_get(doc, "root"), *linux_ = json_object_get(doc, "linux"), *v;
+	json_t *root = json_object_get(doc, "root"), *v;
 	int ret = 0;
 
 	if (!json_is_object(doc))
 		return bad(err, file, ".", "a config.json is a JSON object");
-	note_unknown_keys(o, doc, "", known_top, ARRAY_SIZE(known_top));
+	ret = st_oci_check_keys(doc, file, ".", known_top, ARRAY_SIZE(known_top), err);
+	if (ret < 0)
+		return ret;
 	if (!json_is_object(root))
 		return bad(err, file, ".root.path", "missing (the OCI runtime spec requires it)");
 	ret = read_root(root, file, o, err);
@@ -369,17 +268,9 @@ static int read_doc(json_t *doc, const char *file, struct st_oci *o, struct st_e
 		o->hostname = strdup(json_string_value(v));
 	}
 	if ((v = json_object_get(doc, "process")))
-		ret = read_process(v, file, o, err);
-	if (ret == 0 && linux_) {
-		note_unknown_keys(o, linux_, "linux.", known_linux, ARRAY_SIZE(known_linux));
-		if ((v = json_object_get(linux_, "namespaces")))
-			ret = read_namespaces(v, file, o, err);
-		if (ret == 0 && (v = json_object_get(linux_, "seccomp"))) {
-			if (!json_is_object(v))
-				return bad(err, file, ".linux.seccomp", "must be a profile object");
-			o->seccomp = json_incref(v);
-		}
-	}
+		ret = st_oci_read_process(v, file, o, err);
+	if (ret == 0 && (v = json_object_get(doc, "linux")))
+		ret = st_oci_read_linux(v, file, o, err);
 	return ret;
 }
 
@@ -401,21 +292,17 @@ int st_oci_load(const char *path, struct st_oci *out, struct st_error *err)
 	return ret;
 }
 
-static void free_strings(char **v)
-{
-	for (size_t i = 0; v && v[i]; i++)
-		free(v[i]);
-	free(v);
-}
-
 void st_oci_free(struct st_oci *o)
 {
-	free_strings(o->args);
-	free_strings(o->env);
+	st_strv_free(o->args);
+	st_strv_free(o->env);
 	free(o->cwd);
 	free(o->hostname);
 	free(o->net_path);
+	for (size_t i = 0; i < o->njoins; i++)
+		free(o->joins[i].path);
 	json_decref(o->seccomp);
+	st_sysctl_free(o->sysctl, o->nsysctl);
 	st_mount_plan_free(&o->mounts);
 	memset(o, 0, sizeof(*o));
 }

@@ -14,12 +14,14 @@
 #include "sandboxtime/nl.h"
 #include "sandboxtime/ns_mount.h"
 #include "sandboxtime/ns_net.h"
+#include "sandboxtime/ns_paths.h"
 #include "sandboxtime/ns_user.h"
 #include "sandboxtime/ns_uts.h"
 #include "sandboxtime/sandbox.h"
 #include "sandboxtime/sandbox_channel.h"
 #include "sandboxtime/signals.h"
 #include "sandboxtime/spawn.h"
+#include "sandboxtime/sysctl.h"
 
 /*
  * What the child reports once the sandbox is configured, before exec; when
@@ -50,7 +52,7 @@ static int wire_simulated_host(const struct st_net_plan *p, struct st_steps *ste
 /* The config's root and mounts: last, once nothing else needs the host's paths. */
 static int wants_mounts(const struct st_mount_plan *p)
 {
-	return p && (p->root || p->n || p->readonly);
+	return p && (p->root || p->n || p->readonly || p->masked || p->readonly_paths);
 }
 
 static int configure_inside(const struct st_sandbox_config *cfg, struct st_steps *steps,
@@ -80,6 +82,11 @@ static int configure_inside(const struct st_sandbox_config *cfg, struct st_steps
 	/* Checked by the caller: a plan comes only with a mount namespace. */
 	if (ret == 0 && mount_ns && wants_mounts(cfg->mounts))
 		ret = st_ns_mount_apply(cfg->mounts, steps, err);
+	/* Before readonlyPaths, which makes /proc/sys read-only; as runc orders them. */
+	if (ret == 0 && cfg->nsysctl)
+		ret = ST_TIMED_STEP(steps, err, "sysctl", st_sysctl_apply(cfg->sysctl, cfg->nsysctl, err));
+	if (ret == 0 && mount_ns && wants_mounts(cfg->mounts))
+		ret = st_ns_paths_apply(cfg->mounts, steps, err);
 	return ret;
 }
 
@@ -114,7 +121,8 @@ static void _noreturn_ sandbox_child(const struct st_sandbox_config *cfg, struct
 static int configure_user(const struct st_sandbox_config *cfg, pid_t pid, struct st_steps *steps,
 			  struct st_error *err)
 {
-	int identity = !cfg->rootless;
+	/* A config's uidMappings/gidMappings (checked: 0 -> us, one id) map exactly that. */
+	int identity = !cfg->rootless && !cfg->map_single;
 	int ret = 0;
 
 	if (!(cfg->mask & ST_LAYER_BIT(ST_LAYER_USER)))
@@ -205,6 +213,7 @@ static int run(const struct st_sandbox_config *cfg, int own_pid_ns, struct outsi
 	struct st_channel ch __attribute__((cleanup(st_channel_close)));
 	_cleanup_pid_ pid_t pid = -1;
 	_cleanup_close_ int restore_net = -1;
+	int restore_joined[ST_LAYER_COUNT];
 	struct setup_report rep;
 	uint64_t t0, start;
 	int ret;
@@ -229,6 +238,12 @@ static int run(const struct st_sandbox_config *cfg, int own_pid_ns, struct outsi
 		if (ret < 0)
 			return ret;
 	}
+	ret = st_ns_join_enter(cfg->joins, cfg->njoins, restore_joined, steps, err);
+	if (ret < 0) {
+		st_ns_join_leave(cfg->joins, cfg->njoins, restore_joined, &(struct st_error){ 0 });
+		st_net_leave_joined(&restore_net, &(struct st_error){ 0 });
+		return ret;
+	}
 	t0 = st_now_ns();
 	pid = st_fault("clone", err);
 	if (pid == 0)
@@ -239,7 +254,10 @@ static int run(const struct st_sandbox_config *cfg, int own_pid_ns, struct outsi
 		st_steps_add(steps, "clone", st_now_ns() - t0);
 	else
 		w->clone_errno = err->errnum;
-	ret = st_net_leave_joined(&restore_net, pid < 0 ? &(struct st_error){ 0 } : err);
+	ret = st_ns_join_leave(cfg->joins, cfg->njoins, restore_joined,
+			       pid < 0 ? &(struct st_error){ 0 } : err);
+	if (st_net_leave_joined(&restore_net, pid < 0 || ret < 0 ? &(struct st_error){ 0 } : err) < 0)
+		ret = -err->errnum;
 	if (pid < 0)
 		return st_error_wrap(err, "sandbox");
 	if (ret < 0)

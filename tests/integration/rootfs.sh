@@ -67,7 +67,7 @@ t_bad() {
 	expect_eq "$(find "$BUNDLE/rootfs" | sort)" "$tree"
 }
 ok "a missing root: 125, file and .root.path" t_bad noroot 'c["root"]["path"] = "nowhere"' '.root.path: '
-ok "an unsupported mount type: 125, file and .mounts[1].type" t_bad sysfs 'c["mounts"][1]["type"] = "sysfs"' '.mounts[1].type: type "sysfs" is not supported'
+ok "an unsupported mount type: 125, file and .mounts[1].type" t_bad overlay 'c["mounts"][1]["type"] = "overlay"' '.mounts[1].type: type "overlay" is not supported'
 ok "a destination that escapes: 125, file and .mounts[3].destination" t_bad escape \
 	'c["mounts"][3]["destination"] = "/tmp/../../etc"' '.mounts[3].destination: "/tmp/../../etc"'
 ok "an unknown option: 125, file and .mounts[2].options[3]" t_bad badopt \

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/resource.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -100,7 +101,6 @@ static void test_mounts(void **state)
 	assert_int_equal(o.mounts.v[1].flags, MS_RDONLY);
 	assert_int_equal(o.mounts.v[2].type, ST_MOUNT_PROC);
 	assert_true(st_mount_plan_has_proc(&o.mounts));
-	assert_null(strstr(o.ignored, "mounts"));
 	st_oci_free(&o);
 	/* "/" is the host's root: no pivot_root. */
 	assert_int_equal(load("{\"root\": {\"path\": \"/\"}}", &o, &err), 0);
@@ -129,8 +129,8 @@ static void test_mount_errors(void **state)
 	expect_bad("{\"root\": {\"path\": \"/nonexistent-root\"}}",
 		   ".root.path: \"/nonexistent-root\": No such file");
 	expect_bad("{\"root\": {\"path\": \"/\"}, \"mounts\": [{\"destination\": \"/s\", \"type\": "
-		   "\"sysfs\"}]}",
-		   ".mounts[0].type: type \"sysfs\" is not supported");
+		   "\"overlay\"}]}",
+		   ".mounts[0].type: type \"overlay\" is not supported");
 	expect_bad("{\"root\": {\"path\": \"/\"}, \"mounts\": [{\"destination\": \"/t\", \"type\": "
 		   "\"tmpfs\"},"
 		   "{\"destination\": \"/a/../../b\", \"type\": \"tmpfs\"}]}",
@@ -164,12 +164,133 @@ static void test_mount_helpers(void **state)
 	assert_int_equal(st_mount_option(&m, "size=1m"), -EINVAL);
 }
 
+/* runc's devpts, mqueue, sysfs and cgroup entries; options a type does not take are refused. */
+static void test_mount_types(void **state)
+{
+	struct st_mount m = { .type = ST_MOUNT_DEVPTS };
+	enum st_mount_type t;
+
+	assert_int_equal(st_mount_option(&m, "newinstance"), 0);
+	assert_int_equal(st_mount_option(&m, "ptmxmode=0666"), 0);
+	assert_int_equal(st_mount_option(&m, "gid=5"), 0);
+	assert_string_equal(m.data, "newinstance,ptmxmode=0666,gid=5");
+	assert_int_equal(st_mount_option(&m, "size=1m"), -EINVAL);
+	assert_int_equal(st_mount_option(&m, "mode="), -EINVAL);
+	m.type = ST_MOUNT_MQUEUE;
+	assert_int_equal(st_mount_option(&m, "nodev"), 0);
+	assert_int_equal(st_mount_option(&m, "newinstance"), -EINVAL);
+	assert_int_equal(st_mount_type_parse("cgroup2", &t), 0);
+	assert_int_equal(t, ST_MOUNT_CGROUP2);
+	assert_string_equal(st_mount_type_name(ST_MOUNT_SYSFS), "sysfs");
+	assert_int_equal(st_mount_type_parse("none", &t), -EINVAL);
+	expect_bad("{\"root\": {\"path\": \"/\"}, \"mounts\": [{\"destination\": \"/q\", \"type\": "
+		   "\"mqueue\", \"options\": [\"size=1m\"]}]}",
+		   ".mounts[0].options[0]: option \"size=1m\" is not supported for a mqueue mount");
+	expect_bad("{\"root\": {\"path\": \"/\"}, \"mounts\": [{\"destination\": \"/q\", \"type\": "
+		   "\"none\"}]}",
+		   ".mounts[0].type: type \"none\" is not supported");
+}
+
+#define ROOT "{\"root\": {\"path\": \"/\"}, "
+
+/* A namespace with a path other than network is joined for the clone; its type is not made. */
+static void test_join_paths(void **state)
+{
+	struct st_error err = { 0 };
+	struct st_oci o;
+
+	assert_int_equal(load(ROOT "\"linux\": {\"namespaces\": [{\"type\": \"mount\"}, "
+			      "{\"type\": \"ipc\", \"path\": \"/proc/7/ns/ipc\"}]}}", &o, &err), 0);
+	assert_int_equal(o.njoins, 1);
+	assert_int_equal(o.joins[0].layer, ST_LAYER_IPC);
+	assert_string_equal(o.joins[0].path, "/proc/7/ns/ipc");
+	assert_int_equal(o.ns_mask, ST_LAYER_BIT(ST_LAYER_MOUNT));
+	st_oci_free(&o);
+}
+
+/* process.user, rlimits, oomScoreAdj; linux.sysctl, maskedPaths, readonlyPaths, resources. */
+static void test_process_and_linux(void **state)
+{
+	struct st_error err = { 0 };
+	struct st_oci o;
+
+	assert_int_equal(
+	    load(ROOT "\"process\": {\"user\": {\"uid\": 7, \"gid\": 8, \"additionalGids\": [5]},"
+		 "\"rlimits\": [{\"type\": \"RLIMIT_NOFILE\", \"soft\": 10, \"hard\": 20}],"
+		 "\"oomScoreAdj\": -5}, \"linux\": {\"namespaces\": [{\"type\": \"network\"},"
+		 "{\"type\": \"mount\"}], \"sysctl\": {\"net.ipv4.ip_forward\": \"1\"},"
+		 "\"maskedPaths\": [\"/proc/kcore\"], \"readonlyPaths\": [\"/proc/sys\"],"
+		 "\"resources\": {\"devices\": [{\"allow\": false, \"access\": \"rwm\"}]}}}",
+		 &o, &err),
+	    0);
+	assert_true(o.process.has_user);
+	assert_int_equal(o.process.uid, 7);
+	assert_int_equal(o.process.gid, 8);
+	assert_int_equal(o.process.ngroups, 1);
+	assert_int_equal(o.process.groups[0], 5);
+	assert_int_equal(o.process.nrlimits, 1);
+	assert_int_equal(o.process.rlimits[0].resource, RLIMIT_NOFILE);
+	assert_int_equal(o.process.rlimits[0].lim.rlim_cur, 10);
+	assert_int_equal(o.process.rlimits[0].lim.rlim_max, 20);
+	assert_int_equal(o.process.oom_score_adj, -5);
+	assert_int_equal(o.nsysctl, 1);
+	assert_string_equal(o.sysctl[0].key, "net.ipv4.ip_forward");
+	assert_string_equal(o.mounts.masked[0], "/proc/kcore");
+	assert_null(o.mounts.masked[1]);
+	assert_string_equal(o.mounts.readonly_paths[0], "/proc/sys");
+	st_oci_free(&o);
+}
+
+/* Bad values and unsupported keys: refused, with the JSON path in the message. */
+static void test_process_and_linux_errors(void **state)
+{
+	expect_bad(ROOT "\"process\": {\"rlimits\": [{\"type\": \"RLIMIT_FOO\", \"soft\": 1, "
+		   "\"hard\": 1}]}}", ".process.rlimits[0].type: unknown limit \"RLIMIT_FOO\"");
+	expect_bad(ROOT "\"process\": {\"rlimits\": [{\"type\": \"RLIMIT_NOFILE\", \"soft\": 9, "
+		   "\"hard\": 1}]}}", ".process.rlimits[0].hard: is below soft");
+	expect_bad(ROOT "\"process\": {\"rlimits\": [{\"type\": \"RLIMIT_NOFILE\", \"soft\": -1, "
+		   "\"hard\": 1}]}}", ".process.rlimits[0].soft: must be an integer");
+	expect_bad(ROOT "\"process\": {\"oomScoreAdj\": 1001}}", ".process.oomScoreAdj: must be an integer from -1000 to 1000");
+	expect_bad(ROOT "\"process\": {\"user\": {\"uid\": \"root\", \"gid\": 0}}}", ".process.user.uid: must be an integer");
+	expect_bad(ROOT "\"process\": {\"user\": {\"uid\": 0, \"gid\": 0, \"umask\": 18}}}",
+		   ".process.user: \"umask\" is not supported");
+	expect_bad(ROOT "\"process\": {\"user\": {\"uid\": 0, \"gid\": 0, \"additionalGids\": [-1]}}}",
+		   ".process.user.additionalGids[0]: must be an integer");
+	expect_bad(ROOT "\"process\": {\"capabilities\": {\"bounding\": [\"CAP_KILL\"], "
+		   "\"effective\": [\"CAP_CHOWN\"]}}}", ".process.capabilities.effective: must be empty or the bounding set");
+	expect_bad(ROOT "\"linux\": {\"maskedPaths\": [\"/proc/../etc\"]}}",
+		   ".linux.maskedPaths[0]: \"/proc/../etc\" must be an absolute path");
+	expect_bad(ROOT "\"linux\": {\"readonlyPaths\": [\"proc\"]}}", ".linux.readonlyPaths[0]");
+	expect_bad(ROOT "\"linux\": {\"sysctl\": {\"kernel.panic\": \"1\"}}}",
+		   ".linux.sysctl.kernel.panic: not a namespaced key");
+	expect_bad(ROOT "\"linux\": {\"sysctl\": {\"net.ipv4.ip_forward\": \"1\"}}}",
+		   ".linux.sysctl.net.ipv4.ip_forward: needs the net namespace");
+	expect_bad(ROOT "\"linux\": {\"sysctl\": {\"net...x\": \"1\"}}}", ".linux.sysctl.net...x");
+	expect_bad(ROOT "\"linux\": {\"resources\": {\"devices\": [{\"allow\": true}]}}}",
+		   ".linux.resources.devices[0]: only {\"allow\": false");
+	expect_bad(ROOT "\"linux\": {\"uidMappings\": [{\"containerID\": 0, \"hostID\": 0, \"size\": 1}]}}",
+		   ".linux.uidMappings: needs {\"type\": \"user\"}");
+	expect_bad(ROOT "\"linux\": {\"namespaces\": [{\"type\": \"user\"}], \"gidMappings\": "
+		   "[{\"containerID\": 0, \"hostID\": 4000000, \"size\": 1}]}}",
+		   ".linux.gidMappings[0]: must be {\"containerID\": 0");
+	expect_bad(ROOT "\"linux\": {\"namespaces\": [{\"type\": \"user\", \"path\": \"/proc/1/ns/user\"}]}}",
+		   ".linux.namespaces[0].path: joining a user namespace is not supported");
+	expect_bad(ROOT "\"linux\": {\"namespaces\": [{\"type\": \"mount\", \"path\": \"/proc/1/ns/mnt\"}]}}",
+		   ".linux.namespaces[0].path: joining a mount namespace is not supported");
+	expect_bad(ROOT "\"linux\": {\"namespaces\": [{\"type\": \"ipc\", \"path\": \"x\"}]}}",
+		   ".linux.namespaces[0].path: must be an absolute path");
+	expect_bad(ROOT "\"linux\": {\"cgroupsPath\": \"/x\"}}", ".linux: \"cgroupsPath\" is not supported");
+	expect_bad(ROOT "\"hooks\": {}}", ".: \"hooks\" is not supported");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_network_path),  cmocka_unit_test(test_namespace_twice),
 		cmocka_unit_test(test_mounts),	      cmocka_unit_test(test_mount_errors),
-		cmocka_unit_test(test_mount_helpers),
+		cmocka_unit_test(test_mount_helpers), cmocka_unit_test(test_mount_types),
+		cmocka_unit_test(test_process_and_linux), cmocka_unit_test(test_process_and_linux_errors),
+		cmocka_unit_test(test_join_paths),
 	};
 
 	return cmocka_run_group_tests_name("oci", tests, NULL, NULL);
