@@ -1182,9 +1182,9 @@ for who in ("root", "rootless"):
             else:
                 txt = open(path(f"cost-{who}-table-{r}.txt")).read()
                 mm = re.search(r"waited ([\d.]+) ms", txt)
-                md = re.search(r"and ([\d.]+) ms untimed", txt)
+                drm = re.search(r"and ([\d.]+) ms untimed", txt)
                 dw = float(mm.group(1)) / 1000 if mm else None
-                dr = float(md.group(1)) / 1000 if md else 0.0
+                dr = float(drm.group(1)) / 1000 if drm else 0.0
             c = cost.setdefault(who, {"net": [], "rss": []})
             if dw is not None:
                 c["net"].append(wall - dw - dr)
