@@ -38,6 +38,7 @@ struct st_nb_child_result {
 	uint64_t rr_ns;
 	int so_busy_poll;
 	uint64_t cpus;        /* CPUs this child was seen on (sched_getcpu after each phase) */
+	struct st_nb_placement place; /* the stream's measured phase (server: every byte read) */
 	struct st_hist hist;
 };
 

@@ -41,6 +41,22 @@ struct st_nb_udp {
 	uint64_t send_ns; /* the sender's measured phase */
 };
 
+/*
+ * Where one end ran during the measured stream: the CPU it was on at its
+ * last send or receive in each slot of ST_NB_PLACE_SLOT_NS of the monotonic
+ * clock (cpu + 1; 0: not seen in that slot). The two ends' slots line up by
+ * number, so the parent can tell how much of the stream both ends spent on
+ * one CPU: unpinned, that alone moves loopback throughput by 20% or more
+ * (docs/bench-notes/netbench-iperf3.md). Slots past the last are not kept.
+ */
+#define ST_NB_PLACE_SLOT_NS 10000000ull
+#define ST_NB_PLACE_SLOTS 2048
+
+struct st_nb_placement {
+	uint64_t first_slot; /* slot number (monotonic ns / ST_NB_PLACE_SLOT_NS) of cpu[0]; 0: none */
+	uint16_t cpu[ST_NB_PLACE_SLOTS];
+};
+
 /* What one run on one path measured. */
 struct st_nb_run {
 	uint64_t bytes_sent;     /* measured phase, counted by the sender */
@@ -58,6 +74,7 @@ struct st_nb_run {
 	struct st_hist hist;     /* per-transaction latency */
 	int so_busy_poll;        /* both rr sockets took SO_BUSY_POLL */
 	uint64_t server_cpus, client_cpus; /* CPUs (< 64) each child was seen on */
+	double same_cpu_share;   /* of the stream's slots both ends were seen in, the share on one CPU; NAN: none */
 	struct rusage ru_server, ru_client;
 };
 
@@ -79,9 +96,12 @@ struct st_nb_path_result {
 	struct st_nb_udp udp;     /* summed over the runs */
 	int so_busy_poll;         /* every run's rr sockets took SO_BUSY_POLL */
 	uint64_t server_cpus, client_cpus;
+	struct st_samples same_cpu; /* same_cpu_share of each run that had one */
 };
 
 void st_nb_path_add_run(struct st_nb_path_result *p, const struct st_nb_run *run);
+/* Frees what st_nb_path_add_run allocated (the samples); @p may then be added to again. */
+void st_nb_path_result_free(struct st_nb_path_result *p);
 
 /* Each > 1 means the namespace path costs that much more; NAN when unknown. */
 struct st_nb_ratios {
@@ -96,6 +116,12 @@ struct st_nb_ratios {
 };
 
 /* Median Gbit/s of a path, or NAN when it has none. */
+/* Of the slots both ends were seen in, the share in which they were on one CPU; NAN: no such slot. */
+double st_nb_same_cpu_share(const struct st_nb_placement *a, const struct st_nb_placement *b);
+
+/* Notes that this end is on @cpu at @now_ns (monotonic), in the slot of @now_ns. */
+void st_nb_placement_note(struct st_nb_placement *p, uint64_t now_ns, int cpu);
+
 double st_nb_median_gbps(const struct st_nb_path_result *p);
 /* Gbit/s of one connection over the runs (bytes over time), or NAN. */
 double st_nb_stream_gbps(const struct st_nb_stream *s);

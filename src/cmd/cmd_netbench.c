@@ -27,7 +27,7 @@ static void nb_state_free(struct nb_state **sp)
 	if (!s)
 		return;
 	for (int i = 0; i < ST_NB_PATH_COUNT; i++)
-		st_samples_free(&s->paths[i].gbps);
+		st_nb_path_result_free(&s->paths[i]);
 	free(s);
 	*sp = NULL;
 }

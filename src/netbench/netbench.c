@@ -246,6 +246,7 @@ static int fill_run(const struct st_nb_child_result *sr, const struct st_nb_chil
 	run->so_busy_poll = cr->so_busy_poll && sr->so_busy_poll;
 	run->server_cpus = sr->cpus;
 	run->client_cpus = cr->cpus;
+	run->same_cpu_share = st_nb_same_cpu_share(&sr->place, &cr->place);
 	run->ru_server = ru[0];
 	run->ru_client = ru[1];
 	return 0;

@@ -171,6 +171,7 @@ static int serve_stream(int lfd, unsigned int n, size_t size, struct st_nb_child
 				continue;
 			}
 			r->conn[i].bytes += (uint64_t)got;
+			st_nb_placement_note(&r->place, st_now_ns(), sched_getcpu());
 		}
 		if (ret == 0 && !progress && open_n && poll(pfd, n, -1) < 0 && errno != EINTR)
 			ret = st_error_set(err, errno, "server: poll");
@@ -334,13 +335,14 @@ static int connect_server(const struct st_nb_endpoint *ep, int *out, struct st_e
 
 /*
  * Writes @buf to every connection over and over until @until_ns, counting
- * each one's bytes in @conn (as warm-up or measured), with MSG_DONTWAIT in
- * turn, sleeping in poll only when none could take more: iperf3's loop (select,
- * then non-blocking writes), also for one connection, for the reason given at
- * serve_stream.
+ * each one's bytes in @conn (measured with @place, where this end's CPU is
+ * noted; warm-up without), with MSG_DONTWAIT in turn, sleeping in poll only
+ * when none could take more: iperf3's loop (select, then non-blocking
+ * writes), also for one connection, for the reason given at serve_stream.
  */
-static int send_until(struct pollfd *pfd, struct st_nb_conn_count *conn, unsigned int n, int warm,
-		      const char *buf, size_t size, uint64_t until_ns, struct st_error *err)
+static int send_until(struct pollfd *pfd, struct st_nb_conn_count *conn, unsigned int n,
+		      struct st_nb_placement *place, const char *buf, size_t size, uint64_t until_ns,
+		      struct st_error *err)
 {
 	const int flags = MSG_NOSIGNAL | MSG_DONTWAIT;
 	uint64_t now;
@@ -356,8 +358,10 @@ static int send_until(struct pollfd *pfd, struct st_nb_conn_count *conn, unsigne
 			if (w < 0)
 				return st_error_set(err, errno, "client: writing stream %u", i);
 			progress = 1;
-			*(warm ? &conn[i].warm_bytes : &conn[i].bytes) += (uint64_t)w;
+			*(place ? &conn[i].bytes : &conn[i].warm_bytes) += (uint64_t)w;
 		}
+		if (progress && place)
+			st_nb_placement_note(place, now, sched_getcpu());
 		if (!progress) {
 			int ms = (int)((until_ns - now) / 1000000u) + 1;
 
@@ -433,11 +437,11 @@ static int client_stream(const struct st_nb_config *cfg, const struct st_nb_endp
 	if (ret == 0 && ioctl(fds[0], SIOCGIFMTU, &ifr) == 0)
 		r->mtu = (unsigned int)ifr.ifr_mtu;
 	if (ret == 0)
-		ret = send_until(pfd, r->conn, n, 1, buf, cfg->size,
+		ret = send_until(pfd, r->conn, n, NULL, buf, cfg->size,
 				 st_now_ns() + st_nb_s_to_ns(st_nb_warmup_s(cfg->duration_s)), err);
 	r->t_start_ns = st_now_ns();
 	if (ret == 0)
-		ret = send_until(pfd, r->conn, n, 0, buf, cfg->size,
+		ret = send_until(pfd, r->conn, n, &r->place, buf, cfg->size,
 				 r->t_start_ns + st_nb_s_to_ns(cfg->duration_s), err);
 	if (ret == 0)
 		ret = finish_streams(pfd, n, r, err);

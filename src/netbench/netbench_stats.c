@@ -48,6 +48,47 @@ void st_nb_path_add_run(struct st_nb_path_result *p, const struct st_nb_run *run
 	p->so_busy_poll = (first || p->so_busy_poll) && run->so_busy_poll;
 	p->server_cpus |= run->server_cpus;
 	p->client_cpus |= run->client_cpus;
+	if (!isnan(run->same_cpu_share))
+		st_samples_add(&p->same_cpu, run->same_cpu_share);
+}
+
+void st_nb_placement_note(struct st_nb_placement *p, uint64_t now_ns, int cpu)
+{
+	uint64_t slot = now_ns / ST_NB_PLACE_SLOT_NS;
+
+	if (cpu < 0 || cpu >= UINT16_MAX || slot == 0)
+		return;
+	if (!p->first_slot)
+		p->first_slot = slot;
+	if (slot - p->first_slot < ST_NB_PLACE_SLOTS)
+		p->cpu[slot - p->first_slot] = (uint16_t)(cpu + 1);
+}
+
+double st_nb_same_cpu_share(const struct st_nb_placement *a, const struct st_nb_placement *b)
+{
+	unsigned int both = 0, same = 0;
+
+	if (!a->first_slot || !b->first_slot)
+		return NAN;
+	for (unsigned int i = 0; i < ST_NB_PLACE_SLOTS; i++) {
+		uint64_t slot = a->first_slot + i;
+		uint16_t ca = a->cpu[i], cb;
+
+		if (slot < b->first_slot || slot - b->first_slot >= ST_NB_PLACE_SLOTS)
+			continue;
+		cb = b->cpu[slot - b->first_slot];
+		if (!ca || !cb)
+			continue;
+		both++;
+		same += ca == cb;
+	}
+	return both ? (double)same / both : NAN;
+}
+
+void st_nb_path_result_free(struct st_nb_path_result *p)
+{
+	st_samples_free(&p->gbps);
+	st_samples_free(&p->same_cpu);
 }
 
 double st_nb_stream_gbps(const struct st_nb_stream *s)

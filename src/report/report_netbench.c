@@ -230,6 +230,13 @@ static void get_cpus_seen(const struct st_col *col, const void *row, const void 
 			    cpu_list(PATH(row)->client_cpus));
 }
 
+static void get_same_cpu(const struct st_col *col, const void *row, const void *doc,
+			 struct st_cell *c)
+{
+	c->kind = ST_CELL_STATS;
+	c->stats = &PATH(row)->same_cpu;
+}
+
 static int has_rr(const void *doc)
 {
 	return REPORT(doc)->cfg->rr;
@@ -324,6 +331,9 @@ static const struct st_col path_cols[] = {
 	  .help = "UDP stream: share of the sent datagrams the receiver did not count." },
 	{ .key = "busy_poll", .in = J, .get = get_busy_poll },
 	{ .key = "cpus_seen", .in = J, .get = get_cpus_seen },
+	{ .name = "same_cpu_share", .key = "same_cpu_share", .stats = 1, .csv_prec = 3, .in = C | J,
+	  .get = get_same_cpu,
+	  .help = "share of the stream (10 ms slots) both ends ran on one CPU, per run" },
 };
 
 /* --udp in the table: what the sender sent and the receiver counted, per path. */
@@ -387,6 +397,29 @@ static void cpu_note(const struct st_nb_report *r, char *note)
 		note[len - 1] = '.';
 }
 
+/* Unpinned: how much of each path's stream both ends spent on one CPU (median over the runs). */
+static void same_cpu_note(const struct st_nb_report *r, char *note)
+{
+	int len = snprintf(note, ST_NB_NOTE_MAX, "Both ends on one CPU, share of the stream's 10 ms slots (median over the runs; where the scheduler puts them can move throughput by 20%% or more, so compare runs of like placement):");
+	int any = 0;
+
+	for (int i = 0; i < ST_NB_PATH_COUNT && len > 0 && len < ST_NB_NOTE_MAX; i++) {
+		const struct st_nb_path_result *p = &r->paths[i];
+		struct st_stats st;
+
+		if (!p->measured || !p->same_cpu.n ||
+		    st_stats_compute(p->same_cpu.v, p->same_cpu.n, &st) < 0)
+			continue;
+		any = 1;
+		len += snprintf(note + len, ST_NB_NOTE_MAX - (size_t)len, " %s %.0f%% (%.0f-%.0f%%);",
+				st_nb_path_names[i], st.median * 100, st.min * 100, st.max * 100);
+	}
+	if (!any)
+		note[0] = '\0';
+	else if (len > 0 && len < ST_NB_NOTE_MAX && note[len - 1] == ';')
+		note[len - 1] = '.';
+}
+
 #define NOTE(...) (n < max ? (void)snprintf(notes[n++], ST_NB_NOTE_MAX, __VA_ARGS__) : (void)0)
 
 /* Where the server and the client ran, and how that was chosen. */
@@ -399,9 +432,14 @@ static size_t placement_notes(const struct st_nb_report *r, char notes[][ST_NB_N
 	else if (r->host->pinned_cpu >= 0)
 		NOTE("CPU placement: netbench, server and client all pinned to CPU %d (--cpu), so server and client share one CPU.",
 		     r->host->pinned_cpu);
-	else
+	else {
 		NOTE("CPU placement: not pinned; the scheduler placed server and client on any of %d CPUs, and may move them between runs (pin all to one with --cpu, server and client apart with --cpu-pin).",
 		     r->host->cpus);
+		if (n < max) {
+			same_cpu_note(r, notes[n]);
+			n += notes[n][0] != '\0';
+		}
+	}
 	return n;
 }
 

@@ -9,7 +9,7 @@
 # suite short.
 source "$(dirname "$0")/../lib.sh" "$1"
 
-plan 22
+plan 24
 
 NB_FAST=(netbench --duration=0.3 --repeat=1)
 
@@ -64,6 +64,15 @@ t_options() {
 		"${pin[@]}" -J || return 1
 	expect_rc 0 && expect_clean || return 1
 	"$ST_PY" -B "$ST_PYDIR/netbench_check.py" options "$ST_ERR" "${#pin[@]}" || { st_show; return 1; }
+}
+
+# --cpu=0: both ends on CPU 0, and the report's placement figure says so
+# (every 10 ms slot of the stream saw them there), with no unpinned note.
+t_one_cpu() {
+	local mode=$1
+	st_run "$mode" netbench --duration=0.2 --repeat=1 --no-rr --paths=host,veth --cpu=0 -J || return 1
+	expect_rc 0 && expect_clean || return 1
+	"$ST_PY" -B "$ST_PYDIR/netbench_check.py" one_cpu "$ST_ERR" || { st_show; return 1; }
 }
 
 t_prometheus() {
@@ -167,6 +176,7 @@ each_mode "netbench --streams, --udp, --busy-poll, --cpu-pin on all five paths" 
 each_mode "netbench --format=prometheus: HELP/TYPE lines and the gauges" t_prometheus
 each_mode "netbench CSV (units in the header, --mtu) and table (ratios, notes)" t_csv_table
 each_mode "netbench --cpu-pin with one CPU allowed exits 125" t_cpu_pin_one_cpu
+each_mode "netbench --cpu=0: both ends on one CPU in every slot of the stream" t_one_cpu
 each_mode "netbench: SIGINT mid-run exits 130, one line, no process or netns left" t_sigint
 each_mode "netbench: SIGTERM mid-run exits 143, nothing left" t_sigterm
 each_mode "netbench: bad duration, size, path, MTU, format, streams exit 125" t_bad_all

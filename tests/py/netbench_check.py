@@ -2,6 +2,7 @@
 
 netbench_check.py json FILE MODE
 netbench_check.py options FILE PINNED
+netbench_check.py one_cpu FILE
 """
 import json, sys
 
@@ -24,6 +25,8 @@ def cmd_json():
         assert 0 <= p["retransmits_dsacked"] <= p["retransmits"], p
         assert isinstance(p["reordering_seen"], int), p
         assert p["transactions_per_s"] > 0, p
+        share = p["same_cpu_share"]
+        assert share["n"] == 1 and 0 <= share["min"] <= share["max"] <= 1, (name, share)
     assert paths["host"]["mtu"] == 65536, paths["host"]["mtu"]
     assert paths["veth"]["mtu"] == 1500 and paths["bridge"]["mtu"] == 1500
     r = d["ratios"]
@@ -31,6 +34,8 @@ def cmd_json():
               "latency_veth_over_host", "latency_bridge_over_host"):
         assert isinstance(r[k], float) and r[k] > 0, (k, r)
     assert len(d["notes"]) >= 4, d["notes"]
+    # Unpinned, the notes say how much of each stream both ends shared a CPU.
+    assert any(n.startswith("Both ends on one CPU") and "veth" in n for n in d["notes"]), d["notes"]
 
 
 def cmd_options():
@@ -63,6 +68,8 @@ def cmd_options():
         if pinned:
             assert p["cpus_seen"]["server"] == [cp["server_cpu"]], (name, p["cpus_seen"])
             assert p["cpus_seen"]["client"] == [cp["client_cpu"]], (name, p["cpus_seen"])
+            # Apart on two CPUs for the whole stream: no slot saw both on one.
+            assert p["same_cpu_share"]["max"] == 0, (name, p["same_cpu_share"])
     assert paths["host-to-sandbox"]["mtu"] == 1500 and paths["macvlan"]["mtu"] == 1500, paths
     for k in ("throughput_host_over_macvlan", "latency_macvlan_over_host"):
         assert d["ratios"][k] > 0, (k, d["ratios"])
@@ -70,6 +77,17 @@ def cmd_options():
     assert r["throughput_host_over_host_to_sandbox"] > 0 and r["latency_host_to_sandbox_over_host"] > 0, r
 
 
+def cmd_one_cpu():
+    """--cpu=0: netbench, server and client on CPU 0, so every slot saw both ends there."""
+    d = json.load(open(sys.argv[1]))
+    assert d["host"]["pinned_cpu"] == 0, d["host"]
+    assert not any(n.startswith("Both ends on one CPU") for n in d["notes"]), d["notes"]
+    for p in d["paths"]:
+        assert p["cpus_seen"] == {"server": [0], "client": [0]}, (p["path"], p["cpus_seen"])
+        share = p["same_cpu_share"]
+        assert share["n"] == 1 and share["min"] == 1, (p["path"], share)
+
+
 # The command is the first argument; the snippets' sys.argv[1:] are its arguments.
-CMDS = {"json": cmd_json, "options": cmd_options}
+CMDS = {"json": cmd_json, "options": cmd_options, "one_cpu": cmd_one_cpu}
 CMDS[sys.argv.pop(1)]()

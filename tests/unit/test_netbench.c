@@ -141,7 +141,7 @@ static void test_path_sums_and_ratios(void **state)
 	assert_within(r.latency_bridge_over_host, 2.0, 0.05);
 	/* A path that was not measured gives no ratio, not zero or infinity. */
 	for (int i = 0; i < ST_NB_PATH_COUNT; i++)
-		st_samples_free(&paths[i].gbps);
+		st_nb_path_result_free(&paths[i]);
 	memset(&paths[ST_NB_BRIDGE], 0, sizeof(paths[ST_NB_BRIDGE]));
 	st_nb_ratios_compute(paths, &r);
 	assert_true(isnan(r.throughput_host_over_bridge));
@@ -186,7 +186,35 @@ static void test_streams_and_udp_sums(void **state)
 	memset(&p.udp, 0, sizeof(p.udp));
 	assert_true(isnan(st_nb_udp_loss(&p.udp)));
 	assert_true(isnan(st_nb_udp_sent_gbps(&p.udp)));
-	st_samples_free(&p.gbps);
+	st_nb_path_result_free(&p);
+}
+
+/* Slots line up by number: the share counts only slots both ends were seen in. */
+static void test_same_cpu_share(void **state)
+{
+	static struct st_nb_placement server, client;
+	const uint64_t slot = ST_NB_PLACE_SLOT_NS, t0 = 1000 * slot;
+
+	memset(&server, 0, sizeof(server));
+	memset(&client, 0, sizeof(client));
+	assert_true(isnan(st_nb_same_cpu_share(&server, &client)));
+	/* Server seen in slots 1000..1009 on CPU 0; the client from slot 1005, 3 on CPU 0, then CPU 1. */
+	for (uint64_t i = 0; i < 10; i++)
+		st_nb_placement_note(&server, t0 + i * slot + slot / 2, 0);
+	for (uint64_t i = 5; i < 20; i++)
+		st_nb_placement_note(&client, t0 + i * slot, i < 8 ? 0 : 1);
+	assert_true(isnan(st_nb_same_cpu_share(&server, &(struct st_nb_placement){ 0 })));
+	/* Both seen in 1005..1009 (5 slots): 3 alike. The order of the two does not matter. */
+	assert_within(st_nb_same_cpu_share(&server, &client), 3.0 / 5.0, 1e-12);
+	assert_within(st_nb_same_cpu_share(&client, &server), 3.0 / 5.0, 1e-12);
+	/* The last note in a slot wins; a slot past the last kept is dropped, not wrapped. */
+	st_nb_placement_note(&client, t0 + 5 * slot + 1, 1);
+	assert_within(st_nb_same_cpu_share(&server, &client), 2.0 / 5.0, 1e-12);
+	st_nb_placement_note(&server, t0 + (ST_NB_PLACE_SLOTS + 5) * slot, 1);
+	assert_within(st_nb_same_cpu_share(&server, &client), 2.0 / 5.0, 1e-12);
+	/* An unknown CPU is not noted. */
+	st_nb_placement_note(&server, t0 + 11 * slot, -1);
+	assert_int_equal(server.cpu[11], 0);
 }
 
 static void test_parse_paths(void **state)
@@ -235,6 +263,7 @@ int main(void)
 		cmocka_unit_test(test_path_sums_and_ratios),
 		cmocka_unit_test(test_warmup),
 		cmocka_unit_test(test_streams_and_udp_sums),
+		cmocka_unit_test(test_same_cpu_share),
 		cmocka_unit_test(test_parse_paths),
 		cmocka_unit_test(test_pick_cpus),
 	};

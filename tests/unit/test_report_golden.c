@@ -697,6 +697,11 @@ static void build_path(struct st_nb_path_result *p, int i, int rr, int udp)
 
 	p->measured = 1;
 	fill(&p->gbps, VALUES(40 / k, 42 / k, 41.5 / k));
+	/* Variant A is --cpu-pin (the ends apart), B --cpu (one CPU for all). */
+	if (rr)
+		fill(&p->same_cpu, VALUES(0.0, 0.0, 0.0));
+	else
+		fill(&p->same_cpu, VALUES(1.0, 1.0, 1.0));
 	p->bytes_sent = 15000000000ull / (uint64_t)(i + 1);
 	p->bytes_received = p->bytes_sent - 1000;
 	p->retransmits = (unsigned int)i * 3;
@@ -765,7 +770,7 @@ static struct nb_fixture *nb_fixture_new(int variant)
 static void nb_fixture_free(struct nb_fixture *f)
 {
 	for (int i = 0; i < ST_NB_PATH_COUNT; i++)
-		st_samples_free(&f->paths[i].gbps);
+		st_nb_path_result_free(&f->paths[i]);
 	free(f);
 }
 
