@@ -10,6 +10,17 @@ per-round ratios sandboxtime/peer (the figure to read: a round's tools ran
 back to back, so load that drifts slower than a round cancels), and each
 tool's host/veth and host/bridge ratios.
 
+Placement: unpinned, whether the two ends shared a CPU moves loopback and
+veth throughput by 20% or more on a small VM, and the scheduler decides it
+afresh in every run, for either tool. Each round's placement is read for both
+tools: sandboxtime's own same_cpu_share (of the stream's 10 ms slots, the
+share with both ends on one CPU), and iperf3's client + server CPU
+utilisation (cpu_utilization_percent host_total + remote_total): at most 100%
+of one CPU between them means they ran on one CPU (or waited on each other
+apart, which the sum cannot tell from it). A round is "like placement" when
+both tools ran apart (share < 0.5 and sum > 100%) or both together (share
+>= 0.5 and sum <= 100%); the per-round ratio is given over those rounds too.
+
 Throughput: sandboxtime's Gbit/s against iperf3's sum_received (both one TCP
 connection, 128 KiB writes, 1 s warm-up not counted). Latency: sandboxtime's
 p50 round trip (1 byte) against sockperf's p50 with --full-rtt (14 bytes,
@@ -39,14 +50,31 @@ def rounds(raw, tool, path, ext):
 
 def netbench(f):
     p = json.load(open(f))["paths"][0]
+    share = p.get("same_cpu_share") or {}
     return {"gbps": p["throughput_gbps"]["median"], "p50_us": p["latency_us"]["p50"],
-            "p99_us": p["latency_us"]["p99"], "retransmits": p["retransmits"], "mtu": p["mtu"]}
+            "p99_us": p["latency_us"]["p99"], "retransmits": p["retransmits"], "mtu": p["mtu"],
+            "same_cpu": share.get("median")}
 
 
 def iperf3(f):
     end = json.load(open(f))["end"]
+    cpu = end.get("cpu_utilization_percent") or {}
+    cpu_sum = cpu["host_total"] + cpu["remote_total"] if "host_total" in cpu else None
     return {"gbps": end["sum_received"]["bits_per_second"] / 1e9,
-            "retransmits": end["sum_sent"].get("retransmits")}
+            "retransmits": end["sum_sent"].get("retransmits"), "cpu_sum": cpu_sum}
+
+
+def placement(nb, ip):
+    """A round's placement: "apart" or "together" when both tools' agree, else "unlike" or "unknown"."""
+    if nb["same_cpu"] is None or ip["cpu_sum"] is None:
+        return "unknown"
+    nb_apart, ip_apart = nb["same_cpu"] < 0.5, ip["cpu_sum"] > 100
+    if nb_apart != ip_apart:
+        return "unlike"
+    return "apart" if nb_apart else "together"
+
+
+LIKE = ("apart", "together")
 
 
 def sockperf(f):
@@ -90,6 +118,11 @@ def mode_results(raw):
         # load that drifts slower than a round (other work on the machine).
         r["paired_throughput_over_iperf3"] = spread(
             [a["gbps"] / b["gbps"] for a, b in zip(nb, ip) if b["gbps"] > 0])
+        like = [(a, b) for a, b in zip(nb, ip) if placement(a, b) in LIKE and b["gbps"] > 0]
+        r["sandboxtime_same_cpu_share"] = spread([a["same_cpu"] for a in nb])
+        r["iperf3_cpu_sum_percent"] = spread([b["cpu_sum"] for b in ip])
+        r["paired_throughput_like_placement"] = spread([a["gbps"] / b["gbps"] for a, b in like])
+        r["like_placement_rounds"] = [placement(a, b) for a, b in zip(nb, ip)]
         r["paired_latency_over_sockperf"] = spread(
             [a["p50_us"] / b["p50_us"] for a, b in zip(nb, sp) if b["p50_us"] > 0])
         r["throughput_over_iperf3"] = r["sandboxtime_gbps"]["median"] / r["iperf3_gbps"]["median"]
@@ -145,7 +178,8 @@ def results_table(doc):
     for mode, m in doc["modes"].items():
         for path, r in m["paths"].items():
             rows.append([mode, path, str(r["mtu"]), sp(r["sandboxtime_gbps"]), sp(r["iperf3_gbps"]),
-                         sp(r["paired_throughput_over_iperf3"]), sp(r["sandboxtime_p50_us"], "{:.1f}"),
+                         sp(r["paired_throughput_over_iperf3"]), like_cell(r),
+                         sp(r["sandboxtime_p50_us"], "{:.1f}"),
                          sp(r["sockperf_p50_us"], "{:.1f}"), sp(r["paired_latency_over_sockperf"])])
         t = m["ratios"].get("throughput_host_over_veth")
         b = m["ratios"].get("throughput_host_over_bridge")
@@ -159,10 +193,15 @@ def results_table(doc):
         "date": os.environ.get("NB_DATE", "?"), "commit": os.environ.get("NB_COMMIT", "?"),
         "notes": "docs/bench-notes/netbench-iperf3.md",
         "columns": ["mode", "path", "MTU", "sandboxtime Gbit/s", "iperf3 Gbit/s",
-                    "sandboxtime / iperf3 per round", "sandboxtime p50 µs", "sockperf p50 µs",
-                    "sandboxtime / sockperf per round"],
-        "align": ["---", "---", "---:", "---", "---", "---", "---", "---", "---"],
+                    "sandboxtime / iperf3 per round", "the same, like placement (n)",
+                    "sandboxtime p50 µs", "sockperf p50 µs", "sandboxtime / sockperf per round"],
+        "align": ["---", "---", "---:", "---", "---", "---", "---", "---", "---", "---"],
         "rows": rows, "text": text}}}
+
+
+def like_cell(r):
+    like = r.get("paired_throughput_like_placement")
+    return "{} ({})".format(sp(like), like["n"]) if like else "—"
 
 
 def sp(s, fmt="{:.2f}"):
@@ -184,11 +223,20 @@ def mode_markdown(mode, res, ratios):
             r["sandboxtime_retransmits"]["median"], r["iperf3_retransmits"]["median"]))
     md.append("")
     md.append("| path | sandboxtime / iperf3 per round: median (min–max) | "
+              "the same, rounds of like placement (n) | sandboxtime ends on one CPU | "
+              "iperf3 client + server CPU % | "
               "sandboxtime / sockperf p50 per round: median (min–max) |")
-    md.append("|---|---|---|")
+    md.append("|---|---|---|---|---|---|")
     for path, r in res.items():
-        md.append("| {} | {} | {} |".format(path, sp(r["paired_throughput_over_iperf3"]),
-                                            sp(r["paired_latency_over_sockperf"])))
+        like = r.get("paired_throughput_like_placement")
+        md.append("| {} | {} | {} | {} | {} | {} |".format(
+            path, sp(r["paired_throughput_over_iperf3"]),
+            "{} ({})".format(sp(like), like["n"]) if like else "—",
+            sp(r.get("sandboxtime_same_cpu_share")), sp(r.get("iperf3_cpu_sum_percent"), "{:.0f}"),
+            sp(r["paired_latency_over_sockperf"])))
+    md.append("")
+    md.append("Placement by round: " + "; ".join("{} {}".format(
+        path, " ".join(r.get("like_placement_rounds", []))) for path, r in res.items()) + ".")
     md.append("")
     if "throughput_host_over_veth" in ratios:
         t = ratios["throughput_host_over_veth"]
