@@ -87,6 +87,7 @@ fi
 shift
 BIN=$1
 OUT=$2
+HERE=$(cd "$(dirname "$0")" && pwd)
 PIN_MODES=$PIN
 PIDS=()
 SERVER=
@@ -193,12 +194,22 @@ run_netbench() {
 }
 
 # iperf3: one test per server (-1), 1 s omitted like netbench's warm-up, 128 KiB writes.
+# bench/placement.py samples where its two ends ran (FILE less .json, .place.json):
+# iperf3 does not say, and unpinned it decides the figure (netbench_peers.py).
 run_iperf3() {
-	local path=$1 file=$2
+	local path=$1 file=$2 client iperf
 	serve "${SRV_NS[$path]}" iperf3 -s -1 -B "${ADDR[$path]}" -p $IPERF_PORT
 	listening "${SRV_NS[$path]}" $IPERF_PORT
 	run_in "${CLI_NS[$path]}" 1 timeout 60 iperf3 -c "${ADDR[$path]}" -p $IPERF_PORT -t "$DUR" -O 1 \
-		-l 128K -J >"$file"
+		-l 128K -J >"$file" &
+	client=$! # timeout (nsenter and taskset exec it); iperf3 is its child
+	PIDS+=("$client")
+	for _ in $(seq 100); do
+		iperf=$(cat "/proc/$client/task/$client/children" 2>/dev/null) && [ -n "$iperf" ] && break
+		sleep 0.01
+	done
+	python3 "$HERE/placement.py" "${file%.json}.place.json" "$SERVER" "${iperf:-0}"
+	wait "$client"
 	wait "$SERVER"
 	PIDS=()
 }
