@@ -7,8 +7,9 @@ bench/netbench.sh has them in OUTDIR/raw itself, read as "pinned") and writes
 OUTDIR/netbench-peers.json and OUTDIR/netbench-peers.md: per mode, path and
 tool the median and spread (min-max) over the rounds, the median of the
 per-round ratios sandboxtime/peer (the figure to read: a round's tools ran
-back to back, so load that drifts slower than a round cancels), and each
-tool's host/veth and host/bridge ratios.
+back to back, so load that drifts slower than a round cancels) with the 95%
+bootstrap interval of that median over the rounds in brackets (seeded; from
+3 rounds), and each tool's host/veth and host/bridge ratios.
 
 Placement: unpinned, whether the two ends shared a CPU moves loopback and
 veth throughput by 20% or more on a small VM, and the scheduler decides it
@@ -29,9 +30,13 @@ the environment (NB_DATE, NB_COMMAND, NB_COMMIT).
 import glob
 import json
 import os
+import random
 import re
 import statistics
 import sys
+
+BOOTSTRAP = 2000
+SEED = 12
 
 PATHS = ["host", "veth", "bridge", "host-to-sandbox", "macvlan"]
 
@@ -90,6 +95,16 @@ def spread(values):
             "n": len(values), "samples": values}
 
 
+def with_interval(s):
+    """Adds the 95% bootstrap interval of the median over the rounds (seeded) to a spread."""
+    if not s or s["n"] < 3:
+        return s
+    rng = random.Random(SEED)
+    meds = sorted(statistics.median(rng.choices(s["samples"], k=s["n"])) for _ in range(BOOTSTRAP))
+    s["ci"] = [meds[int(0.025 * BOOTSTRAP)], meds[int(0.975 * BOOTSTRAP) - 1]]
+    return s
+
+
 def mode_results(raw):
     res = {}
     for path in PATHS:
@@ -112,12 +127,13 @@ def mode_results(raw):
         r = res[path]
         # Paired: each round's tools ran back to back, so a round's ratio cancels
         # load that drifts slower than a round (other work on the machine).
-        r["paired_throughput_over_iperf3"] = spread(
-            [a["gbps"] / b["gbps"] for a, b in zip(nb, ip) if b["gbps"] > 0])
+        r["paired_throughput_over_iperf3"] = with_interval(spread(
+            [a["gbps"] / b["gbps"] for a, b in zip(nb, ip) if b["gbps"] > 0]))
         like = [(a, b) for a, b in zip(nb, ip) if placement(a, b) in LIKE and b["gbps"] > 0]
         r["sandboxtime_same_cpu_share"] = spread([a["same_cpu"] for a in nb])
         r["iperf3_same_cpu_share"] = spread([b["same_cpu"] for b in ip])
-        r["paired_throughput_like_placement"] = spread([a["gbps"] / b["gbps"] for a, b in like])
+        r["paired_throughput_like_placement"] = with_interval(spread(
+            [a["gbps"] / b["gbps"] for a, b in like]))
         r["like_placement_rounds"] = [placement(a, b) for a, b in zip(nb, ip)]
         r["paired_latency_over_sockperf"] = spread(
             [a["p50_us"] / b["p50_us"] for a, b in zip(nb, sp) if b["p50_us"] > 0])
@@ -201,9 +217,13 @@ def like_cell(r):
 
 
 def sp(s, fmt="{:.2f}"):
+    """median (min–max), and [95% interval of the median] where there is one."""
     if not s:
         return "—"
-    return (fmt + " (" + fmt + "–" + fmt + ")").format(s["median"], s["min"], s["max"])
+    text = (fmt + " (" + fmt + "–" + fmt + ")").format(s["median"], s["min"], s["max"])
+    if "ci" in s:
+        text += (" [" + fmt + "–" + fmt + "]").format(*s["ci"])
+    return text
 
 
 def mode_markdown(mode, res, ratios):
