@@ -345,10 +345,10 @@ static void summarize(struct st_bench_files *b)
 	else
 		snprintf(b->g.summary, sizeof(b->g.summary),
 			 "On this machine creating a file took %.2f us on tmpfs, %.2f us on the disk, %.2f us "
-			 "through a bind mount and %.2f us on overlayfs (%.2fx the disk); unpacking a tree "
+			 "through a bind mount and %.2f us on overlayfs (%.2fx tmpfs, its upper); unpacking a tree "
 			 "cost %.2f us per file on overlayfs against %.2f us on tmpfs, and an fsync on the "
 			 "disk %.1f us%s; %s.",
-			 ct, cd, cb, co, co / cd, uo, ut, fd,
+			 ct, cd, cb, co, co / ct, uo, ut, fd,
 			 fd < ST_FILES_FSYNC_FLOOR_US ? " (suspiciously fast)" : "", not_shown);
 }
 
