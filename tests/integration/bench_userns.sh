@@ -46,12 +46,15 @@ t_too_deep() {
 }
 
 t_interrupted() {
-	local mode=$1
+	local mode=$1 left
 	st_start "$mode" bench userns --repeat=100000 -q || return 1
 	sleep 1
 	kill -INT "$ST_PID"
 	st_finish
-	expect_rc 130 && expect_clean
+	expect_rc 130 && expect_clean || return 1
+	# its scratch directory (the mapped and unmapped files) went too
+	left=$(ls -d "${TMPDIR:-/tmp}"/sandboxtime-userns-* /tmp/sandboxtime-userns-* 2>/dev/null)
+	[ -z "$left" ] || { echo "left behind: $left"; return 1; }
 }
 
 each_mode "bench userns: JSON has every depth and call, every figure positive" t_json
