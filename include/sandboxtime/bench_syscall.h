@@ -2,6 +2,7 @@
 #ifndef SANDBOXTIME_BENCH_SYSCALL_H
 #define SANDBOXTIME_BENCH_SYSCALL_H
 
+#include "sandboxtime/bench_guard.h"
 #include "sandboxtime/error.h"
 #include "sandboxtime/seccomp_filter.h"
 #include "sandboxtime/stats.h"
@@ -37,6 +38,7 @@ struct st_bench_where {
 	struct st_seccomp filter;	    /* prog NULL: none; load_flags: SPEC_ALLOW */
 	char ssb[48];			    /* Speculation_Store_Bypass, as the child saw it */
 	struct st_samples us[ST_BENCH_OPS]; /* microseconds per call, one sample per child */
+	char refused[ST_BENCH_OPS][ST_GUARD_REASON_MAX]; /* "": the figure stands (bench_guard.h) */
 };
 
 struct st_bench_syscall {
@@ -45,6 +47,7 @@ struct st_bench_syscall {
 	unsigned int repeat;
 	unsigned int calls; /* per sample and op: syscalls, loop iterations or copies */
 	unsigned int mask;  /* the sandbox's layers */
+	int interrupted_by; /* the signal that stopped the run (-EINTR), or 0 */
 	size_t nwhere;
 	struct st_bench_where where[ST_BENCH_MAX_WHERE];
 };
@@ -61,6 +64,18 @@ double st_bench_memcpy_gbps(double us);
 
 /* Measures, interleaved across places, after one unrecorded round. */
 int st_bench_syscall_run(struct st_bench_syscall *b, struct st_error *err);
+
+/*
+ * Refuses every impossible figure (bench_guard.h): a time below the clock's
+ * resolution, and for memcpy a bandwidth above @bound_gbps (the machine's,
+ * st_guard_bandwidth_bound_gbps()); a wrong checksum was refused while
+ * measuring.
+ */
+void st_bench_syscall_apply_guards(struct st_bench_syscall *b, double resolution_us,
+				   double bound_gbps);
+
+/* The sentence beside the table: what the figures mean here, what they do not show. */
+void st_bench_syscall_summary(const struct st_bench_syscall *b, char *buf, size_t len);
 
 void st_bench_syscall_free(struct st_bench_syscall *b);
 

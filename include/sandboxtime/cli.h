@@ -109,6 +109,9 @@ struct st_bench_opts {
 	struct st_measure_opts measure; /* --ns and --repeat only */
 	unsigned int sizes_mb[ST_BENCH_MAX_SIZES]; /* bench fork --sizes; none: the defaults */
 	size_t nsizes;
+	/* bench files, userns (issue 14.3, 14.4) */
+	int repeat_given;   /* --repeat given: bench files has its own default */
+	unsigned int files; /* bench files --files; 0: the default */
 };
 
 #define ST_CMP_MAX_FILES 16

@@ -24,6 +24,9 @@ int st_cmd_orphans(const struct st_orphans_opts *o, const struct st_output *out,
 /* sandboxtime netbench: loopback vs veth vs bridge, throughput and latency. */
 int st_cmd_netbench(const struct st_netbench_opts *o, const struct st_output *out, int *exit_code,
 		    struct st_error *err);
+/* bench all: every benchmark with its defaults, one document (cmd_bench_all.c). */
+int st_cmd_bench_all(const struct st_bench_opts *o, const struct st_output *out, int *exit_code,
+		     struct st_error *err);
 /* sandboxtime bench NAME: micro-benchmarks (syscall). */
 int st_cmd_bench(const struct st_bench_opts *o, const struct st_output *out, int *exit_code,
 		 struct st_error *err);

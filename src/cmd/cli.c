@@ -38,7 +38,7 @@ static const struct {
 };
 
 /* sandboxtime bench NAME: the micro-benchmarks behind the numbers. */
-static const char *const bench_names[] = { "syscall", "cpu", "fork" };
+static const char *const bench_names[] = { "syscall", "cpu", "fork", "files", "userns", "all" };
 
 const char *st_cli_command_name(enum st_command c)
 {
@@ -55,6 +55,9 @@ static const char usage_head[] =
 	" sandboxtime bench syscall [OPTIONS]     syscall cost on the host, in a sandbox, with seccomp\n"
 	" sandboxtime bench cpu [OPTIONS]         CPU and memcpy cost, with seccomp and SPEC_ALLOW\n"
 	" sandboxtime bench fork [OPTIONS]        fork() against the parent's memory, vs vfork, posix_spawn\n"
+	" sandboxtime bench files [OPTIONS]       file operations on tmpfs, disk, bind mount, overlayfs\n"
+	" sandboxtime bench userns [OPTIONS]      stat, open, capable() in nested user namespaces\n"
+	" sandboxtime bench all [OPTIONS]         every bench above with its defaults, one report\n"
 	" sandboxtime compare A.json B.json...    B over A for every figure, with bootstrap intervals\n"
 	" sandboxtime --help | --version\n"
 	"\n"
@@ -254,12 +257,12 @@ static int parse_command(int argc, char **argv, struct st_opts *o, int *first,
 		o->command = ST_CMD_BENCH;
 		*first = 3;
 		if (argc < 3 || argv[2][0] == '-')
-			return st_error_usage(err, "bench: which benchmark? (known: syscall, cpu, fork)");
+			return st_error_usage(err, "bench: which benchmark? (known: syscall, cpu, fork, files, userns, all)");
 		for (size_t i = 0; i < ARRAY_SIZE(bench_names); i++)
 			if (strcmp(argv[2], bench_names[i]) == 0)
 				o->bench.name = bench_names[i];
 		if (!o->bench.name)
-			return st_error_usage(err, "bench: unknown benchmark '%s' (known: syscall, cpu, fork)", argv[2]);
+			return st_error_usage(err, "bench: unknown benchmark '%s' (known: syscall, cpu, fork, files, userns, all)", argv[2]);
 		return 0;
 	}
 	if (strcmp(argv[1], "compare") == 0) {
@@ -473,6 +476,8 @@ static int finish(int argc, char **argv, int ind, int value_index, struct st_opt
 		return 0;
 	case ST_CMD_BENCH:
 		ret = no_prometheus(o, err);
+		if (ret == 0 && strcmp(o->bench.name, "all") == 0 && o->out.format == ST_FORMAT_CSV)
+			ret = st_error_usage(err, "--format=csv: bench all writes several tables (use table or json)");
 		if (ret == 0 && ind < argc)
 			ret = st_error_usage(err, "bench: unexpected argument '%s'", argv[ind]);
 		if (ret == 0 && o->bench.measure.repeat == 0)

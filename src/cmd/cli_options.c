@@ -12,6 +12,7 @@
 #include <sched.h>
 #include <string.h>
 
+#include "sandboxtime/bench_files.h"
 #include "sandboxtime/cli.h"
 #include "sandboxtime/cli_parse.h"
 #include "sandboxtime/compiler.h"
@@ -151,13 +152,36 @@ static int parse_cpu_pin(struct st_opts *o, const char *arg, struct st_error *er
 
 static int parse_sizes(struct st_opts *o, const char *arg, struct st_error *err)
 {
-	if (strcmp(o->bench.name, "fork") != 0)
-		return st_error_usage(err, "--sizes applies to bench fork only");
+	if (strcmp(o->bench.name, "fork") != 0 && strcmp(o->bench.name, "all") != 0)
+		return st_error_usage(err, "--sizes applies to bench fork only (and bench all)");
 	return st_cli_parse_sizes(arg, o->bench.sizes_mb, ST_BENCH_MAX_SIZES, &o->bench.nsizes, err);
+}
+
+/* An option of one benchmark only (and of bench all, which passes it on): refused for any other. */
+static int bench_only(const struct st_opts *o, const char *bench, const char *opt,
+		      struct st_error *err)
+{
+	if (o->command == ST_CMD_BENCH &&
+	    (strcmp(o->bench.name, bench) == 0 || strcmp(o->bench.name, "all") == 0))
+		return 0;
+	return st_error_usage(err, "%s applies to bench %s only (and bench all)", opt, bench);
+}
+
+static int parse_files(struct st_opts *o, const char *arg, struct st_error *err)
+{
+	uint64_t v;
+	int ret = bench_only(o, "files", "--files", err);
+
+	if (ret == 0)
+		ret = st_parse_uint("--files", arg, 1, ST_FILES_MAX, &v, err);
+	if (ret == 0)
+		o->bench.files = (unsigned int)v;
+	return ret;
 }
 
 static int parse_repeat(struct st_opts *o, const char *arg, struct st_error *err)
 {
+	o->bench.repeat_given = o->command == ST_CMD_BENCH;
 	if (o->command == ST_CMD_NETBENCH) {
 		o->netbench.repeat_given = 1;
 		return st_cli_parse_count("--repeat", arg, 0, MAX_REPEAT, &o->netbench.repeat, err);
@@ -440,10 +464,13 @@ const struct st_cli_option st_cli_options[] = {
 	{ "sizes", 0, ARG, BENCH, "LIST",
 	  "bench fork: comma list of the parent's sizes in MB\n"
 	  "(default: 1,10,100,500,1000)", parse_sizes, 0, NULL, NULL },
+	{ "files", 0, ARG, BENCH, "N",
+	  "bench files: files per pass, 1 to 100000 (default: 3000;\n"
+	  "the tree: a third more)", parse_files, 0, NULL, NULL },
 	{ "repeat", 0, ARG, RUN | LAYERS | NETBENCH | BENCH, "N",
 	  "measured repetitions per layer set (default: 20; 0 in a run:\n"
 	  "no measuring, only build and run the sandbox; netbench:\n"
-	  "runs per path, 3)", parse_repeat, 0, NULL, NULL },
+	  "runs per path, 3; bench files: 5)", parse_repeat, 0, NULL, NULL },
 	{ "warmup", 0, ARG, RUN | LAYERS, "N",
 	  "unrecorded repetitions before measuring (default: 3)", parse_warmup, 0, NULL, NULL },
 	{ "deferred-repeat", 0, ARG, RUN | LAYERS, "N",

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include <string.h>
 
+#include "sandboxtime/bench_files.h"
 #include "sandboxtime/bench_fork.h"
 #include "sandboxtime/bench_syscall.h"
+#include "sandboxtime/bench_userns.h"
 #include "sandboxtime/cmd.h"
 #include "sandboxtime/report_bench_fork.h"
+#include "sandboxtime/report_bench_grid.h"
 #include "sandboxtime/session.h"
 
 /*
@@ -60,14 +63,73 @@ static int bench_syscall(const struct st_bench_opts *o, const struct st_output *
 	return ret;
 }
 
+/*
+ * bench files, bench userns (issue 14.3, 14.4): places x operations. Their
+ * scratch files are made before the session opens -o and removed by free on
+ * every path; the session measures no layer of its own.
+ */
+static int emit_grid(struct st_session *s, const struct st_output *out,
+		     const struct st_bench_grid *g, int *exit_code, int ret, struct st_error *err)
+{
+	struct st_bench_grid_report r = { .out = out, .g = g };
+
+	if (g->interrupted_by)
+		*exit_code = ST_EXIT_SIGNAL_BASE + g->interrupted_by;
+	if (ret < 0)
+		return ret;
+	if (!out->quiet)
+		st_host_collect(&s->report.host);
+	r.host = &s->report.host;
+	return st_session_emit(s, st_bench_grid_report_write, &r, err);
+}
+
+static int bench_files(const struct st_bench_opts *o, const struct st_output *out, int *exit_code,
+		       struct st_error *err)
+{
+	struct st_session s __attribute__((cleanup(st_session_end)));
+	struct st_bench_files b __attribute__((cleanup(st_bench_files_free)));
+	unsigned int repeat = o->repeat_given ? o->measure.repeat : ST_FILES_DEFAULT_REPEAT;
+	int ret;
+
+	memset(&s, 0, sizeof(s));
+	ret = st_bench_files_prepare(&b, repeat, o->files, err);
+	if (ret == 0)
+		ret = st_session_open(&s, out, err);
+	if (ret < 0)
+		return ret;
+	return emit_grid(&s, out, &b.g, exit_code, st_bench_files_run(&b, err), err);
+}
+
+static int bench_userns(const struct st_bench_opts *o, const struct st_output *out, int *exit_code,
+			struct st_error *err)
+{
+	struct st_session s __attribute__((cleanup(st_session_end)));
+	struct st_bench_userns b __attribute__((cleanup(st_bench_userns_free)));
+	int ret;
+
+	memset(&s, 0, sizeof(s));
+	ret = st_bench_userns_prepare(&b, o->measure.repeat, 0, err);
+	if (ret == 0)
+		ret = st_session_open(&s, out, err);
+	if (ret < 0)
+		return ret;
+	return emit_grid(&s, out, &b.g, exit_code, st_bench_userns_run(&b, err), err);
+}
+
 int st_cmd_bench(const struct st_bench_opts *o, const struct st_output *out, int *exit_code,
 		 struct st_error *err)
 {
 	int ret;
 
+	if (strcmp(o->name, "all") == 0)
+		return st_cmd_bench_all(o, out, exit_code, err);
 	*exit_code = ST_EXIT_FAILURE;
 	if (strcmp(o->name, "fork") == 0)
 		ret = bench_fork(o, out, exit_code, err);
+	else if (strcmp(o->name, "files") == 0)
+		ret = bench_files(o, out, exit_code, err);
+	else if (strcmp(o->name, "userns") == 0)
+		ret = bench_userns(o, out, exit_code, err);
 	else
 		ret = bench_syscall(o, out, err);
 	if (ret == 0)

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "sandboxtime/bench_fork.h"
+#include "sandboxtime/bench_guard.h"
 #include "sandboxtime/clock.h"
 #include "sandboxtime/compiler.h"
 #include "sandboxtime/layer.h"
@@ -71,11 +72,8 @@ int st_bench_fork_impossible(double min_us, unsigned int size_mb, int copies_tab
 {
 	double floor_us = size_mb * ST_FORK_FLOOR_US_PER_MB;
 
-	if (min_us < resolution_us || min_us <= 0) {
-		snprintf(why, len, "impossible: a sample of %.4f us is below the clock's resolution (%.4f us)",
-			 min_us, resolution_us);
+	if (st_guard_time(min_us, resolution_us, why, len))
 		return 1;
-	}
 	if (copies_tables && min_us < floor_us) {
 		snprintf(why, len,
 			 "impossible: a sample of %.2f us is below the floor of %.2f us for copying the page tables of %u MB (%.2f us per MB)",
@@ -116,7 +114,6 @@ static int cmp_uint(const void *a, const void *b)
 int st_bench_fork_prepare(struct st_bench_fork *b, const unsigned int *sizes, size_t n,
 			  unsigned int mask, unsigned int repeat, struct st_error *err)
 {
-	struct timespec res;
 	int ret;
 
 	memset(b, 0, sizeof(*b));
@@ -132,9 +129,7 @@ int st_bench_fork_prepare(struct st_bench_fork *b, const unsigned int *sizes, si
 	b->repeat = repeat;
 	b->mask = mask;
 	b->exec_path = EXEC_PATH;
-	b->resolution_us = clock_getres(CLOCK_MONOTONIC, &res) == 0
-				   ? (double)res.tv_sec * 1e6 + (double)res.tv_nsec / 1e3
-				   : 0.001;
+	b->resolution_us = st_guard_clock_resolution_us();
 	ret = mem_available_mb(&b->mem_available_mb, err);
 	if (ret == 0)
 		ret = st_bench_fork_check_memory(b->sizes_mb, n, b->mem_available_mb, err);

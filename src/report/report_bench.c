@@ -46,10 +46,24 @@ static void get_where(const struct st_col *col, const void *row, const void *doc
 	c->text = ROW(row)->w->name;
 }
 
+static const char *row_refused(const struct bench_row *r)
+{
+	return r->w->refused[r->op];
+}
+
 static void get_us(const struct st_col *col, const void *row, const void *doc, struct st_cell *c)
 {
 	c->kind = ST_CELL_STATS;
 	c->stats = &ROW(row)->w->us[ROW(row)->op];
+	c->empty = c->null = row_refused(ROW(row))[0] != '\0';
+}
+
+/* Why the figure is not shown (bench_guard.h), or null. */
+static void get_refused(const struct st_col *col, const void *row, const void *doc,
+			struct st_cell *c)
+{
+	c->text = row_refused(ROW(row));
+	c->empty = c->null = !c->text[0];
 }
 
 enum { STAT_MEDIAN, STAT_P95, STAT_MIN, STAT_MEAN, STAT_STDDEV, STAT_N };
@@ -59,6 +73,10 @@ static void get_stat(const struct st_col *col, const void *row, const void *doc,
 	struct st_stats st;
 
 	c->kind = ST_CELL_REAL;
+	if (row_refused(ROW(row))[0]) {
+		c->empty = c->null = 1;
+		return;
+	}
 	if (col->arg == STAT_MEDIAN && c->format == ST_OUT_JSON) {
 		c->d = median_us(ROW(row)->w, ROW(row)->op);
 		return;
@@ -94,6 +112,7 @@ static void get_over_host(const struct st_col *col, const void *row, const void 
 	const struct bench_row *r = ROW(row);
 
 	c->kind = ST_CELL_REAL;
+	c->empty = c->null = row_refused(r)[0] || r->b->where[0].refused[r->op][0];
 	c->d = median_us(r->w, r->op) - median_us(&r->b->where[0], r->op);
 }
 
@@ -102,16 +121,17 @@ static void get_gbps(const struct st_col *col, const void *row, const void *doc,
 {
 	c->kind = ST_CELL_REAL;
 	c->empty = c->absent = ROW(row)->op != ST_BENCH_MEMCPY;
+	c->null = c->empty = c->empty || row_refused(ROW(row))[0];
 	if (!c->empty)
 		c->d = st_bench_memcpy_gbps(median_us(ROW(row)->w, ROW(row)->op));
 }
 
-/* The copy is checked (a checksum); a failed one is an error, never a row. */
+/* The copy is checked (a checksum); a failed one refuses the figure. */
 static void get_checksum(const struct st_col *col, const void *row, const void *doc,
 			 struct st_cell *c)
 {
 	c->kind = ST_CELL_BOOL;
-	c->i = 1;
+	c->i = strstr(row_refused(ROW(row)), "checksum") == NULL;
 	c->absent = ROW(row)->op != ST_BENCH_MEMCPY;
 }
 
@@ -152,6 +172,8 @@ static const struct st_col bench_cols[] = {
 	{ .name = "speculation_store_bypass", .key = "speculation_store_bypass", .in = C | J,
 	  .get = get_ssb, .shown = is_cpu_bench,
 	  .help = "Speculation_Store_Bypass of /proc/self/status in the measured child" },
+	{ .name = "refused", .key = "refused", .in = C | J, .get = get_refused,
+	  .help = "why the figure is impossible and not shown, or null" },
 };
 
 #undef STAT
@@ -160,9 +182,12 @@ static const struct st_col bench_cols[] = {
 
 static json_t *bench_notes(const struct st_bench_syscall *b)
 {
+	char summary[768];
+
+	st_bench_syscall_summary(b, summary, sizeof(summary));
 	if (b->op_first == ST_BENCH_CPU)
 		return json_pack(
-		    "[s,s,s]",
+		    "[s,s,s,s]", summary,
 		    "Each sample is a fresh child: cpu_loop is the time of 2^22 steps of a "
 		    "multiply-xorshift chain (registers only), memcpy_64mib the time of one copy "
 		    "of 64 MiB between buffers larger than the last-level cache (median_gbps: "
@@ -176,7 +201,7 @@ static json_t *bench_notes(const struct st_bench_syscall *b)
 		    "mitigation on for every task that loads a filter without SPEC_ALLOW; where it "
 		    "says vulnerable or not affected, the filter cannot slow this work.");
 	return json_pack(
-	    "[s,s,s]",
+	    "[s,s,s,s]", summary,
 	    "Each sample is a fresh child that runs the calls back to back and divides by "
 	    "their number; a checksum over the results guards against loops the compiler "
 	    "could drop.",
@@ -222,6 +247,7 @@ void st_bench_write_table(const struct st_bench_syscall *b, FILE *out)
 {
 	int cpu = b->op_first == ST_BENCH_CPU;
 	double scale = cpu ? 1 : 1000; /* syscalls in nanoseconds per call */
+	char summary[768];
 
 	if (cpu)
 		fprintf(out, "%u samples, interleaved; microseconds per 2^22-step loop or 64 MiB copy\n\n",
@@ -240,6 +266,11 @@ void st_bench_write_table(const struct st_bench_syscall *b, FILE *out)
 			struct st_stats st;
 
 			row_stats(&row, &st);
+			if (row_refused(&row)[0]) {
+				fprintf(out, "%-14s %-20s %s\n", st_bench_op_names[op], b->where[i].name,
+					row_refused(&row));
+				continue;
+			}
 			fprintf(out, "%-14s %-20s %10.1f %10.1f %+12.1f", st_bench_op_names[op],
 				b->where[i].name, st.median * scale, st.p95 * scale,
 				(st.median - host.median) * scale);
@@ -250,4 +281,6 @@ void st_bench_write_table(const struct st_bench_syscall *b, FILE *out)
 			fputc('\n', out);
 		}
 	}
+	st_bench_syscall_summary(b, summary, sizeof(summary));
+	fprintf(out, "\n%s\n", summary);
 }

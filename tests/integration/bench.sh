@@ -31,7 +31,7 @@ t_table_and_csv() {
 	t=$("$ST_BIN" bench syscall --repeat=1 2>&1) || return 1
 	printf '%s\n' "$t" | grep -q "^getppid  *seccomp:default" || { echo "$t"; return 1; }
 	c=$("$ST_BIN" bench syscall --repeat=1 --format=csv 2>&1) || return 1
-	expect_eq "$(printf '%s\n' "$c" | head -1)" "op,where,median_us,p95_us,min_us,mean_us,stddev_us,n" || return 1
+	expect_eq "$(printf '%s\n' "$c" | head -1)" "op,where,median_us,p95_us,min_us,mean_us,stddev_us,n,refused" || return 1
 	expect_eq "$(printf '%s\n' "$c" | wc -l)" 13
 }
 

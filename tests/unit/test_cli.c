@@ -582,6 +582,28 @@ static void test_bench_fork_sizes(void **state)
 	assert_usage(PARSE(&o, &err, "layers", "--sizes=1"), &err, "--sizes");
 }
 
+/* bench files, userns, all: --files of one bench only, --repeat's own default, no CSV for all. */
+static void test_bench_files_all(void **state)
+{
+	struct st_opts o;
+	struct st_error err = { 0 };
+
+	assert_int_equal(PARSE(&o, &err, "bench", "files"), 0);
+	assert_string_equal(o.bench.name, "files");
+	assert_true(o.bench.files == 0 && !o.bench.repeat_given);
+	assert_int_equal(PARSE(&o, &err, "bench", "files", "--files=100", "--repeat=2"), 0);
+	assert_true(o.bench.files == 100 && o.bench.repeat_given && o.bench.measure.repeat == 2);
+	assert_usage(PARSE(&o, &err, "bench", "files", "--files=0"), &err, "--files");
+	assert_usage(PARSE(&o, &err, "bench", "files", "--files=100001"), &err, "--files");
+	assert_usage(PARSE(&o, &err, "bench", "userns", "--files=10"), &err, "bench files only");
+	assert_usage(PARSE(&o, &err, "layers", "--files=10"), &err, "--files");
+	assert_int_equal(PARSE(&o, &err, "bench", "userns", "-J"), 0);
+	assert_int_equal(PARSE(&o, &err, "bench", "all", "--files=10", "--sizes=1", "-J"), 0);
+	assert_true(o.bench.files == 10 && o.bench.nsizes == 1);
+	assert_usage(PARSE(&o, &err, "bench", "all", "--format=csv"), &err, "bench all");
+	assert_usage(PARSE(&o, &err, "bench", "where"), &err, "known: syscall, cpu, fork, files, userns, all");
+}
+
 static void test_orphans(void **state)
 {
 	struct st_opts o;
@@ -906,6 +928,7 @@ int main(void)
 		cmocka_unit_test(test_format_and_hostname),
 		cmocka_unit_test(test_unknown_subcommand),
 		cmocka_unit_test(test_bench_fork_sizes),
+		cmocka_unit_test(test_bench_files_all),
 		cmocka_unit_test(test_orphans),
 		cmocka_unit_test(test_netbench),
 		cmocka_unit_test(test_repeated_parsing),

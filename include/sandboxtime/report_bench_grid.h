@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef SANDBOXTIME_REPORT_BENCH_GRID_H
+#define SANDBOXTIME_REPORT_BENCH_GRID_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+#include "sandboxtime/bench_grid.h"
+#include "sandboxtime/error.h"
+#include "sandboxtime/host.h"
+#include "sandboxtime/output.h"
+
+/* `bench files` and `bench userns`: schema sandboxtime/bench/v1, one row per place and operation. */
+struct st_bench_grid_report {
+	const struct st_output *out;
+	const struct st_host *host;
+	const struct st_bench_grid *g;
+};
+
+json_t *st_bench_grid_json(const struct st_bench_grid_report *r);
+
+/* Writes @ctx (a struct st_bench_grid_report) in its format: an st_session_writer. */
+int st_bench_grid_report_write(const void *ctx, FILE *out, struct st_error *err);
+
+#endif

@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: MIT
+/*
+ * bench all: every benchmark with its defaults, one after the other, in one
+ * session (one -o, one host), and one document: the table of each in turn,
+ * or JSON {"bench": "all", "benches": [each one's document]}. A benchmark
+ * the machine cannot run here (bench fork's sizes beyond MemAvailable) is
+ * skipped with its reason and the rest runs.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sandboxtime/bench_files.h"
+#include "sandboxtime/bench_fork.h"
+#include "sandboxtime/bench_syscall.h"
+#include "sandboxtime/bench_userns.h"
+#include "sandboxtime/cmd.h"
+#include "sandboxtime/report.h"
+#include "sandboxtime/report_bench.h"
+#include "sandboxtime/report_bench_fork.h"
+#include "sandboxtime/report_bench_grid.h"
+#include "sandboxtime/session.h"
+
+struct bench_all {
+	struct st_bench_syscall sys, cpu;
+	struct st_bench_fork fork;
+	char fork_skipped[2 * ST_ERROR_MSG_MAX]; /* "": measured */
+	struct st_bench_files files;
+	struct st_bench_userns userns;
+	const struct st_output *out;
+	const struct st_host *host;
+};
+
+static void all_free(struct bench_all **pa)
+{
+	struct bench_all *a = *pa;
+
+	if (!a)
+		return;
+	st_bench_syscall_free(&a->sys);
+	st_bench_syscall_free(&a->cpu);
+	st_bench_fork_free(&a->fork);
+	st_bench_files_free(&a->files);
+	st_bench_userns_free(&a->userns);
+	free(a);
+}
+
+static json_t *all_json(const struct bench_all *a)
+{
+	struct st_bench_fork_report fr = { .out = a->out, .host = a->host, .b = &a->fork };
+	struct st_bench_grid_report files = { .out = a->out, .host = a->host, .g = &a->files.g };
+	struct st_bench_grid_report userns = { .out = a->out, .host = a->host, .g = &a->userns.g };
+	json_t *benches = json_array(), *skipped = json_array();
+
+	json_array_append_new(benches, st_bench_json(a->host, &a->sys));
+	json_array_append_new(benches, st_bench_json(a->host, &a->cpu));
+	if (a->fork_skipped[0])
+		json_array_append_new(skipped, json_pack("{s:s,s:s}", "bench", "fork", "reason",
+							 a->fork_skipped));
+	else
+		json_array_append_new(benches, st_bench_fork_json(&fr));
+	json_array_append_new(benches, st_bench_grid_json(&files));
+	json_array_append_new(benches, st_bench_grid_json(&userns));
+	return json_pack("{s:s,s:o,s:o,s:s,s:o,s:o}", "schema", ST_SCHEMA_BENCH, "tool",
+			 st_report_tool_json(), "host", st_report_host_json(a->host), "bench", "all",
+			 "benches", benches, "skipped", skipped);
+}
+
+static int all_write(const void *ctx, FILE *out, struct st_error *err)
+{
+	const struct bench_all *a = ctx;
+	struct st_bench_fork_report fr = { .out = a->out, .host = a->host, .b = &a->fork };
+	struct st_bench_grid_report files = { .out = a->out, .host = a->host, .g = &a->files.g };
+	struct st_bench_grid_report userns = { .out = a->out, .host = a->host, .g = &a->userns.g };
+	json_auto_t *doc = NULL;
+	int ret = 0;
+
+	if (a->out->format == ST_FORMAT_JSON) {
+		doc = all_json(a);
+		return st_json_write(doc, out, err);
+	}
+	st_report_host_line(out, a->host);
+	fprintf(out, "== bench syscall ==\n");
+	st_bench_write_table(&a->sys, out);
+	fprintf(out, "\n== bench cpu ==\n");
+	st_bench_write_table(&a->cpu, out);
+	fprintf(out, "\n== bench fork ==\n");
+	if (a->fork_skipped[0])
+		fprintf(out, "skipped: %s\n", a->fork_skipped);
+	else
+		ret = st_bench_fork_report_write(&fr, out, err);
+	fprintf(out, "\n== bench files ==\n");
+	if (ret == 0)
+		ret = st_bench_grid_report_write(&files, out, err);
+	fprintf(out, "\n== bench userns ==\n");
+	if (ret == 0)
+		ret = st_bench_grid_report_write(&userns, out, err);
+	return ret;
+}
+
+/* Everything that can be refused before measuring is, before anything runs. */
+static int all_prepare(struct bench_all *a, const struct st_bench_opts *o, unsigned int mask,
+		       struct st_error *err)
+{
+	unsigned int repeat = o->measure.repeat;
+	struct st_error why;
+	int ret;
+
+	ret = st_bench_syscall_prepare(&a->sys, "syscall", mask, repeat, err);
+	if (ret == 0)
+		ret = st_bench_syscall_prepare(&a->cpu, "cpu", mask, repeat, err);
+	if (ret < 0)
+		return ret;
+	if (st_bench_fork_prepare(&a->fork, o->sizes_mb, o->nsizes, mask, repeat, &why) < 0)
+		st_error_format(&why, a->fork_skipped, sizeof(a->fork_skipped));
+	ret = st_bench_files_prepare(&a->files, o->repeat_given ? repeat : ST_FILES_DEFAULT_REPEAT,
+				     o->files, err);
+	if (ret == 0)
+		ret = st_bench_userns_prepare(&a->userns, repeat, 0, err);
+	return ret;
+}
+
+static int all_run(struct bench_all *a, int *sig, struct st_error *err)
+{
+	int ret = st_bench_syscall_run(&a->sys, err);
+
+	*sig = a->sys.interrupted_by;
+	if (ret == 0) {
+		ret = st_bench_syscall_run(&a->cpu, err);
+		*sig = a->cpu.interrupted_by;
+	}
+	if (ret == 0 && !a->fork_skipped[0]) {
+		ret = st_bench_fork_run(&a->fork, err);
+		*sig = a->fork.interrupted_by;
+	}
+	if (ret == 0) {
+		ret = st_bench_files_run(&a->files, err);
+		*sig = a->files.g.interrupted_by;
+	}
+	if (ret == 0) {
+		ret = st_bench_userns_run(&a->userns, err);
+		*sig = a->userns.g.interrupted_by;
+	}
+	return ret;
+}
+
+int st_cmd_bench_all(const struct st_bench_opts *o, const struct st_output *out, int *exit_code,
+		     struct st_error *err)
+{
+	struct st_session s __attribute__((cleanup(st_session_end)));
+	struct bench_all *a __attribute__((cleanup(all_free))) = calloc(1, sizeof(*a));
+	int ret, sig = 0;
+
+	memset(&s, 0, sizeof(s));
+	*exit_code = ST_EXIT_FAILURE;
+	if (!a)
+		return st_error_set(err, ENOMEM, "bench all");
+	ret = st_session_prepare(&s, out, &o->measure, err);
+	if (ret == 0)
+		ret = all_prepare(a, o, s.report.mask, err);
+	if (ret == 0)
+		ret = all_run(a, &sig, err);
+	/* Stopped by signal N: 128+N, as every bench exits. */
+	if (sig)
+		*exit_code = ST_EXIT_SIGNAL_BASE + sig;
+	if (ret < 0)
+		return ret;
+	if (!out->quiet)
+		st_host_collect(&s.report.host);
+	a->out = out;
+	a->host = &s.report.host;
+	ret = st_session_emit(&s, all_write, a, err);
+	if (ret == 0)
+		*exit_code = ST_EXIT_OK;
+	return ret;
+}
