@@ -58,9 +58,8 @@ struct st_chart {
 	struct st_chart_row *rows;
 };
 
-#define ST_CHART_WIDTH 760.0
-
-/* The height that st_chart_draw will take for @c. */
+/* The size that st_chart_draw will take for @c (the labels' column fits the longest). */
+double st_chart_width(const struct st_chart *c);
 double st_chart_height(const struct st_chart *c);
 /* Draws @c with its top at @y (inside an open <svg>). */
 void st_chart_draw(FILE *out, const struct st_chart *c, double y);

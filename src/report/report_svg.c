@@ -348,16 +348,18 @@ static void host_caption(json_t *doc, char *buf, size_t len)
 int st_svg_write_doc(FILE *out, json_t *doc, int standalone, struct st_error *err)
 {
 	struct charts cs __attribute__((cleanup(charts_free))) = { .n = 0 };
-	double height = CAPTION_H + 8, y;
+	double height = CAPTION_H + 8, width = 400, y;
 	char caption[256];
 	int ret = build(&cs, doc, err);
 
 	if (ret < 0)
 		return ret;
-	for (size_t i = 0; i < cs.n; i++)
+	for (size_t i = 0; i < cs.n; i++) {
 		height += st_chart_height(&cs.v[i]);
+		width = st_chart_width(&cs.v[i]) > width ? st_chart_width(&cs.v[i]) : width;
+	}
 	host_caption(doc, caption, sizeof(caption));
-	st_svg_open(out, ST_CHART_WIDTH, height, cs.n ? cs.v[0].title : caption, standalone);
+	st_svg_open(out, width, height, cs.n ? cs.v[0].title : caption, standalone);
 	st_svg_text(out, 10, 16, ST_SVG_START, 11, "#555555", caption);
 	y = CAPTION_H;
 	for (size_t i = 0; i < cs.n; i++) {

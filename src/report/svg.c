@@ -10,8 +10,11 @@
 
 #include "sandboxtime/svg.h"
 
-#define LABEL_W 170.0 /* row labels, right-aligned against the plot */
-#define RIGHT_W 70.0  /* room for the value printed after the longest bar */
+#define LABEL_MIN 120.0 /* row labels, right-aligned against the plot: at least */
+#define LABEL_MAX 420.0 /* and at most (longer labels run off the left edge) */
+#define CHAR_W 6.8      /* about one character of the 12 px labels */
+#define PLOT_W 520.0
+#define RIGHT_W 70.0    /* room for the value printed after the longest bar */
 #define BAR_H 13.0
 #define ROW_GAP 9.0
 #define TITLE_H 34.0
@@ -103,9 +106,28 @@ double st_chart_height(const struct st_chart *c)
 	       (c->note ? NOTE_H : 0);
 }
 
+/* The labels' column: as wide as the longest label, so that none is cut. */
+static double label_w(const struct st_chart *c)
+{
+	double w = LABEL_MIN;
+
+	for (size_t r = 0; r < c->nrows; r++) {
+		double need = CHAR_W * (double)strlen(c->rows[r].label) + 16;
+
+		w = need > w ? need : w;
+	}
+	return w < LABEL_MAX ? w : LABEL_MAX;
+}
+
+double st_chart_width(const struct st_chart *c)
+{
+	return label_w(c) + PLOT_W + RIGHT_W;
+}
+
 /* The axis' range: 0 and every value and interval end, widened to round ticks. */
 struct axis {
 	double lo, hi, step;
+	double x0; /* where the plot starts: after the labels */
 };
 
 static void extend(double v, double *lo, double *hi)
@@ -118,7 +140,7 @@ static void extend(double v, double *lo, double *hi)
 
 static struct axis chart_axis(const struct st_chart *c)
 {
-	struct axis a = { 0, 0, 1 };
+	struct axis a = { 0, 0, 1, label_w(c) };
 	double raw, mag;
 
 	if (c->has_reference)
@@ -148,9 +170,7 @@ static struct axis chart_axis(const struct st_chart *c)
 
 static double ax(const struct axis *a, double v)
 {
-	double plot = ST_CHART_WIDTH - LABEL_W - RIGHT_W;
-
-	return LABEL_W + (v - a->lo) / (a->hi - a->lo) * plot;
+	return a->x0 + (v - a->lo) / (a->hi - a->lo) * PLOT_W;
 }
 
 static void fmt_value(char *buf, size_t len, double v)
@@ -158,6 +178,14 @@ static void fmt_value(char *buf, size_t len, double v)
 	double m = fabs(v);
 
 	snprintf(buf, len, m >= 100 || m == 0 ? "%.0f" : m >= 10 ? "%.1f" : m >= 1 ? "%.2f" : "%.3g", v);
+}
+
+/* A tick: as many decimals as the step needs, the same for every tick. */
+static void fmt_tick(char *buf, size_t len, double t, double step)
+{
+	int decimals = step >= 1 ? 0 : (int)ceil(-log10(step) - 1e-9);
+
+	snprintf(buf, len, "%.*f", decimals, t);
 }
 
 static void draw_axis(FILE *out, const struct st_chart *c, const struct axis *a, double top,
@@ -171,19 +199,17 @@ static void draw_axis(FILE *out, const struct st_chart *c, const struct axis *a,
 
 		st_svg_line(out, x, top, x, bottom, "#e0e0e0", 0.8);
 		st_svg_line(out, x, bottom, x, bottom + 4, "#333333", 1);
-		fmt_value(buf, sizeof(buf), fabs(t) < a->step / 1e6 ? 0 : t);
+		fmt_tick(buf, sizeof(buf), fabs(t) < a->step / 1e6 ? 0 : t, a->step);
 		st_svg_text(out, x, bottom + 16, ST_SVG_MIDDLE, 11, "#333333", buf);
 	}
 	st_svg_text(out, (ax(a, a->lo) + ax(a, a->hi)) / 2, bottom + 34, ST_SVG_MIDDLE, 12,
 		    "#000000", c->axis);
 	if (c->note)
-		st_svg_text(out, LABEL_W, bottom + 34 + NOTE_H, ST_SVG_START, 10.5, "#555555", c->note);
+		st_svg_text(out, a->x0, bottom + 34 + NOTE_H, ST_SVG_START, 10.5, "#555555", c->note);
 }
 
-static void draw_legend(FILE *out, const struct st_chart *c, double y)
+static void draw_legend(FILE *out, const struct st_chart *c, double x, double y)
 {
-	double x = LABEL_W;
-
 	for (size_t s = 0; s < c->nseries; s++) {
 		st_svg_rect(out, "legend", x, y - 10, 12, 12, palette[s], NULL);
 		st_svg_text(out, x + 16, y, ST_SVG_START, 11.5, "#000000", c->series[s]);
@@ -220,8 +246,8 @@ void st_chart_draw(FILE *out, const struct st_chart *c, double y)
 	double top = y + TITLE_H + LEGEND_H, bottom = top + (double)(c->nrows ? c->nrows : 1) * group_h(c);
 
 	fputs("<g class=\"chart\">\n", out);
-	st_svg_text(out, ST_CHART_WIDTH / 2, y + 22, ST_SVG_MIDDLE, 15, "#000000", c->title);
-	draw_legend(out, c, y + TITLE_H + 6);
+	st_svg_text(out, a.x0 + PLOT_W / 2, y + 22, ST_SVG_MIDDLE, 15, "#000000", c->title);
+	draw_legend(out, c, a.x0, y + TITLE_H + 6);
 	draw_axis(out, c, &a, top, bottom);
 	if (!c->nrows)
 		st_svg_text(out, (ax(&a, a.lo) + ax(&a, a.hi)) / 2, top + group_h(c) / 2 + 4,
@@ -229,7 +255,7 @@ void st_chart_draw(FILE *out, const struct st_chart *c, double y)
 	for (size_t r = 0; r < c->nrows; r++) {
 		double gy = top + (double)r * group_h(c) + ROW_GAP / 2;
 
-		st_svg_text(out, LABEL_W - 8, gy + (double)c->nseries * BAR_H / 2 + 4, ST_SVG_END, 12,
+		st_svg_text(out, a.x0 - 8, gy + (double)c->nseries * BAR_H / 2 + 4, ST_SVG_END, 12,
 			    "#000000", c->rows[r].label);
 		for (size_t s = 0; s < c->nseries; s++)
 			if (c->rows[r].bar[s].present)
