@@ -70,6 +70,9 @@ struct st_run_opts {
 	const char *config;   /* --config: an OCI runtime-spec config.json */
 	unsigned int given;   /* ST_GIVEN_*: options on the command line win over --config */
 	char **argv; /* CMD and its arguments (run only) */
+	int watch;            /* layers --watch: measure until SIGINT, SIGTERM or SIGHUP */
+	double interval_s;    /* layers --interval, 0: not given (3600 with --watch) */
+	const char *textfile; /* layers --textfile: Prometheus text, replaced atomically */
 };
 
 #define ST_MAX_CLEANUP_PATHS 8

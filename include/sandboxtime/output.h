@@ -12,7 +12,14 @@ enum st_format {
 	ST_FORMAT_JSON,
 	ST_FORMAT_CSV,
 	ST_FORMAT_PROMETHEUS, /* orphans and netbench only */
-	ST_FORMAT_MARKDOWN,   /* compare only */
+	ST_FORMAT_MARKDOWN,   /* the table as GitHub pipe tables */
+};
+
+/* --color: ANSI colour in the table; auto: on a terminal, unless NO_COLOR is set. */
+enum st_color {
+	ST_COLOR_AUTO,
+	ST_COLOR_ALWAYS,
+	ST_COLOR_NEVER,
 };
 
 struct st_output {
@@ -21,6 +28,9 @@ struct st_output {
 	int quiet;        /* -q: no report, no progress */
 	int verbose;      /* -v: every statistic of every figure */
 	int cpu;          /* --cpu: pin to this CPU; -1: not pinned */
+	const char *svg;  /* --svg=FILE: the charts, or NULL */
+	const char *html; /* --html=FILE: charts and tables on one page, or NULL */
+	enum st_color color;
 };
 
 #endif

@@ -8,6 +8,7 @@
 
 #include "sandboxtime/error.h"
 #include "sandboxtime/host.h"
+#include "sandboxtime/output.h"
 #include "sandboxtime/stats.h"
 
 /*
@@ -117,7 +118,29 @@ void st_csv_row(FILE *out, struct st_cols cols, const void *row, const void *doc
 
 /* Markdown (report_markdown.c): the table's columns as a pipe table, to paste into a PR. */
 void st_md_header(FILE *out, struct st_cols cols, const void *doc);
+/* One row, without its line feed (like st_table_row). */
 void st_md_row(FILE *out, struct st_cols cols, const void *row, const void *doc);
+
+/*
+ * How a text report looks: every command's table writer takes these, so
+ * that --format=markdown and --color are one decision each (st_text_style).
+ */
+#define ST_TEXT_MD 0x1u    /* pipe tables; other text in fenced blocks */
+#define ST_TEXT_BARS 0x2u  /* the bar column: a terminal, or --color=always */
+#define ST_TEXT_COLOR 0x4u /* ANSI colour: --color, NO_COLOR and the terminal decide */
+
+/* The style of @o's report on @out (the format, --color, NO_COLOR, isatty). */
+unsigned int st_text_style(const struct st_output *o, FILE *out);
+/* Headings with their line feed (markdown: and the delimiter row). */
+void st_text_header(FILE *out, unsigned int style, struct st_cols cols, const void *doc);
+/* One row, without its line feed (a bar may follow). */
+void st_text_row(FILE *out, unsigned int style, struct st_cols cols, const void *row,
+		 const void *doc);
+/* In markdown, opens (@open) or closes a ```text block around aligned text; else nothing. */
+void st_text_fence(FILE *out, unsigned int style, int open);
+/* An SGR colour ("36") when the style has colour, "" else; st_text_reset ends it. */
+const char *st_text_sgr(unsigned int style, const char *sgr, char *buf, size_t len);
+const char *st_text_reset(unsigned int style);
 
 /* JSON (report_json.c): @row's columns as an object, in the table's order. */
 json_t *st_json_row(struct st_cols cols, const void *row, const void *doc);

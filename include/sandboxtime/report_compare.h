@@ -15,7 +15,8 @@
 json_t *st_compare_json(const struct st_compare *c);
 
 /* Writes @c in @format (table, json, csv or markdown). */
-int st_compare_write(const struct st_compare *c, enum st_format format, FILE *out,
-		     struct st_error *err);
+/* @style (ST_TEXT_*): the table's colour; markdown comes from @format. */
+int st_compare_write(const struct st_compare *c, enum st_format format, unsigned int style,
+		     FILE *out, struct st_error *err);
 
 #endif

@@ -68,8 +68,12 @@ int st_report_write(const struct st_report *r, FILE *out, struct st_error *err);
 json_t *st_report_json(const struct st_report *r);
 
 int st_report_write_json(const struct st_report *r, FILE *out, struct st_error *err);
-int st_report_write_table(const struct st_report *r, FILE *out, int tty, struct st_error *err);
+/* The table in @style (ST_TEXT_*: markdown, bars, colour). */
+int st_report_write_table(const struct st_report *r, FILE *out, unsigned int style,
+			  struct st_error *err);
 int st_report_write_csv(const struct st_report *r, FILE *out, struct st_error *err);
+/* report_layers_prom.c: `layers --format=prometheus`, summaries in seconds per layer. */
+int st_report_write_prom(const struct st_report *r, FILE *out, struct st_error *err);
 
 /* Why layer @layer is unavailable: "Invalid argument (this kernel was built without ...)". */
 void st_report_layer_reason(const struct st_report *r, int layer, char *buf, size_t len);

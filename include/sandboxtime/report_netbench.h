@@ -38,7 +38,9 @@ json_t *st_nb_report_json(const struct st_nb_report *r);
 /* Writes @ctx (a struct st_nb_report) in r->out->format: an st_session_writer. */
 int st_nb_report_write(const void *ctx, FILE *out, struct st_error *err);
 int st_nb_write_json(const struct st_nb_report *r, FILE *out, struct st_error *err);
-int st_nb_write_table(const struct st_nb_report *r, FILE *out, struct st_error *err);
+/* The table in @style (ST_TEXT_*). */
+int st_nb_write_table(const struct st_nb_report *r, FILE *out, unsigned int style,
+		      struct st_error *err);
 int st_nb_write_csv(const struct st_nb_report *r, FILE *out, struct st_error *err);
 int st_nb_write_prometheus(const struct st_nb_report *r, FILE *out, struct st_error *err);
 

@@ -18,6 +18,9 @@ struct st_session {
 	FILE *out; /* the report's stream: -o FILE (owned) or stderr */
 	int created_output; /* -o FILE did not exist: remove it if no report comes */
 	int report_written;
+	FILE *svg, *html;     /* --svg=FILE, --html=FILE (owned), or NULL */
+	int created_svg, created_html;
+	int charts_written;
 	struct st_measurement m;
 	struct st_report report;
 };
@@ -49,12 +52,21 @@ int st_session_measure(struct st_session *s, struct st_error *err);
 /* Writes the report (unless --quiet) and closes the stream, checking both. */
 int st_session_report(struct st_session *s, struct st_error *err);
 
-/*
- * Writes a report through @write (unless --quiet): empties -o FILE first,
- * flushes and checks the stream. Used by commands with their own documents.
- */
+/* How a command's document goes out: in --format, as the table (--html), as JSON (the charts). */
 typedef int (*st_session_writer)(const void *ctx, FILE *out, struct st_error *err);
-int st_session_emit(struct st_session *s, st_session_writer write, const void *ctx,
+struct st_session_writers {
+	st_session_writer write;        /* the report in the format asked for */
+	st_session_writer table;        /* the plain table, for --html's page */
+	json_t *(*doc)(const void *ctx); /* the JSON document: --svg and --html draw it */
+	const char *title;              /* the page's title: "sandboxtime layers" */
+};
+
+/*
+ * Writes a report through @w (unless --quiet): empties -o FILE first,
+ * flushes and checks the stream; then --svg and --html (even with --quiet:
+ * they were asked for by name). Used by commands with their own documents.
+ */
+int st_session_emit(struct st_session *s, const struct st_session_writers *w, const void *ctx,
 		    struct st_error *err);
 
 void st_session_end(struct st_session *s);

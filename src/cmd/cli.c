@@ -309,7 +309,7 @@ static int check_net_options(const struct st_run_opts *o, struct st_error *err)
 static int no_prometheus(const struct st_opts *o, struct st_error *err)
 {
 	if (o->out.format == ST_FORMAT_PROMETHEUS)
-		return st_error_usage(err, "--format=prometheus applies to orphans and netbench only");
+		return st_error_usage(err, "--format=prometheus applies to orphans, netbench and layers only");
 	return 0;
 }
 
@@ -326,6 +326,24 @@ static int finish_layers(int argc, char **argv, int ind, const struct st_run_opt
 	if (r->net.mode != ST_NET_NONE && r->net.mode != ST_NET_HOST)
 		return st_error_usage(err, "layers measures namespaces only: --net=%s applies to a run",
 				      st_net_mode_names[r->net.mode]);
+	return 0;
+}
+
+/* layers --watch/--textfile: as orphans has them; the textfile is Prometheus text. */
+static int finish_layers_watch(struct st_opts *o, struct st_error *err)
+{
+	struct st_run_opts *r = &o->run;
+
+	if (r->interval_s > 0 && !r->watch)
+		return st_error_usage(err, "--interval needs --watch");
+	if (o->out.path && (r->watch || r->textfile))
+		return st_error_usage(err, "layers: -o writes one report: use --textfile=PATH with --watch");
+	if (r->watch && !r->textfile)
+		return st_error_usage(err, "layers --watch needs --textfile=PATH (each measurement replaces it)");
+	if ((r->watch || r->textfile) && (o->out.svg || o->out.html))
+		return st_error_usage(err, "layers --textfile: --svg and --html draw one report, not a watch");
+	if (r->watch && r->interval_s <= 0)
+		r->interval_s = 3600.0;
 	return 0;
 }
 
@@ -369,12 +387,14 @@ static int finish_run(int argc, char **argv, int ind, int value_index, struct st
 		m->ns_mask &= ~ST_LAYER_BIT(ST_LAYER_NET);
 	}
 	ret = check_net_options(r, err);
-	if (ret == 0)
+	if (ret == 0 && o->command != ST_CMD_LAYERS)
 		ret = no_prometheus(o, err);
 	if (ret < 0)
 		return ret;
-	if (o->command == ST_CMD_LAYERS)
-		return finish_layers(argc, argv, ind, r, err);
+	if (o->command == ST_CMD_LAYERS) {
+		ret = finish_layers(argc, argv, ind, r, err);
+		return ret < 0 ? ret : finish_layers_watch(o, err);
+	}
 	return finish_run_operands(argc, argv, ind, value_index, r, err);
 }
 
@@ -463,8 +483,6 @@ static int finish(int argc, char **argv, int ind, int value_index, struct st_opt
 {
 	int ret;
 
-	if (o->out.format == ST_FORMAT_MARKDOWN && o->command != ST_CMD_COMPARE)
-		return st_error_usage(err, "--format=markdown applies to compare only");
 	switch (o->command) {
 	case ST_CMD_ORPHANS:
 		return finish_orphans(argc, argv, ind, o, err);

@@ -35,6 +35,8 @@
 #define COMPARE ST_CMD_BIT(ST_CMD_COMPARE)
 /* The options of every command that writes a report. */
 #define REPORTING (RUN | LAYERS | ORPHANS | NETBENCH | BENCH | COMPARE)
+/* The commands whose reports have charts: the measuring ones and compare. */
+#define CHARTED (RUN | LAYERS | NETBENCH | BENCH | COMPARE)
 
 /* --ns and --repeat mean the same to a run, layers and bench: one place each. */
 static struct st_measure_opts *measure_of(struct st_opts *o)
@@ -260,6 +262,35 @@ static int parse_output(struct st_opts *o, const char *arg, struct st_error *err
 	return 0;
 }
 
+static int parse_svg(struct st_opts *o, const char *arg, struct st_error *err)
+{
+	if (!*arg)
+		return st_error_usage(err, "--svg: empty file name");
+	o->out.svg = arg;
+	return 0;
+}
+
+static int parse_html(struct st_opts *o, const char *arg, struct st_error *err)
+{
+	if (!*arg)
+		return st_error_usage(err, "--html: empty file name");
+	o->out.html = arg;
+	return 0;
+}
+
+static int parse_color(struct st_opts *o, const char *arg, struct st_error *err)
+{
+	static const char *const names[] = { [ST_COLOR_AUTO] = "auto", [ST_COLOR_ALWAYS] = "always",
+					     [ST_COLOR_NEVER] = "never" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if (strcmp(arg, names[i]) == 0) {
+			o->out.color = (enum st_color)i;
+			return 0;
+		}
+	return st_error_usage(err, "--color: unknown mode '%s' (known: auto, always, never)", arg);
+}
+
 static int parse_quiet(struct st_opts *o, const char *arg, struct st_error *err)
 {
 	o->out.quiet = 1;
@@ -346,22 +377,24 @@ static int parse_all(struct st_opts *o, const char *arg, struct st_error *err)
 	return 0;
 }
 
+/* --watch, --interval and --textfile mean the same to orphans and layers. */
 static int parse_watch(struct st_opts *o, const char *arg, struct st_error *err)
 {
-	o->orphans.watch = 1;
+	*(o->command == ST_CMD_LAYERS ? &o->run.watch : &o->orphans.watch) = 1;
 	return 0;
 }
 
 static int parse_interval(struct st_opts *o, const char *arg, struct st_error *err)
 {
-	return st_cli_parse_interval(arg, &o->orphans.interval_s, err);
+	return st_cli_parse_interval(arg, o->command == ST_CMD_LAYERS ? &o->run.interval_s
+								      : &o->orphans.interval_s, err);
 }
 
 static int parse_textfile(struct st_opts *o, const char *arg, struct st_error *err)
 {
 	if (!*arg)
 		return st_error_usage(err, "--textfile: empty file name");
-	o->orphans.textfile = arg;
+	*(o->command == ST_CMD_LAYERS ? &o->run.textfile : &o->orphans.textfile) = arg;
 	return 0;
 }
 
@@ -494,12 +527,20 @@ const struct st_cli_option st_cli_options[] = {
 	{ "cpu", 0, ARG, RUN | LAYERS | NETBENCH | BENCH, "N",
 	  "pin sandboxtime and its children to CPU N", parse_cpu, 0, NULL, NULL },
 	{ "format", 0, ARG, REPORTING, "FORMAT",
-	  "table (default), json, csv, prometheus (orphans, netbench)\n"
-	  "or markdown (compare)", parse_format, 0, NULL, NULL },
+	  "table (default), json, csv, markdown (pipe tables to paste\n"
+	  "into a pull request) or prometheus (orphans, netbench, layers)", parse_format, 0, NULL, NULL },
 	{ "json", 'J', NOARG, REPORTING, NULL,
 	  "same as --format=json", parse_json, 0, NULL, NULL },
 	{ "output", 'o', ARG, REPORTING, "FILE",
 	  "write the report to FILE instead of standard error", parse_output, 0, NULL, NULL },
+	{ "svg", 0, ARG, CHARTED, "FILE",
+	  "also draw the report's charts into FILE (SVG)", parse_svg, 0, NULL, NULL },
+	{ "html", 0, ARG, CHARTED, "FILE",
+	  "also write one self-contained HTML page with the charts and\n"
+	  "the tables to FILE", parse_html, 0, NULL, NULL },
+	{ "color", 0, ARG, REPORTING, "WHEN",
+	  "colour the table: auto (default), always or never; auto\n"
+	  "colours on a terminal unless NO_COLOR is set", parse_color, 0, NULL, NULL },
 	{ "quiet", 'q', NOARG, ST_CMDS_ALL, NULL,
 	  "no report and no progress (the exit status remains)", parse_quiet, 0, NULL, NULL },
 	{ "verbose", 'v', NOARG, RUN | LAYERS | NETBENCH | BENCH, NULL,
@@ -526,14 +567,16 @@ const struct st_cli_option st_cli_options[] = {
 	  "delete nothing", parse_dry_run, 0, NULL, NULL },
 	{ "all", 0, NOARG, ORPHANS, NULL,
 	  "orphans: also show the active namespaces in the table", parse_all, 0, NULL, NULL },
-	{ "watch", 0, NOARG, ORPHANS, NULL,
-	  "orphans: scan again and again until SIGINT, SIGTERM or SIGHUP", parse_watch, 0, NULL, NULL },
-	{ "interval", 0, ARG, ORPHANS, "SECONDS",
-	  "orphans --watch: seconds between scans, fractions allowed,\n"
-	  "0.1 to 86400 (default: 60)", parse_interval, 0, NULL, NULL },
-	{ "textfile", 0, ARG, ORPHANS, "PATH",
-	  "orphans: write the Prometheus text format to PATH atomically\n"
-	  "(node_exporter's textfile collector), each scan with --watch", parse_textfile, 0, NULL, NULL },
+	{ "watch", 0, NOARG, ORPHANS | LAYERS, NULL,
+	  "orphans, layers: scan (measure) again and again until SIGINT,\n"
+	  "SIGTERM or SIGHUP", parse_watch, 0, NULL, NULL },
+	{ "interval", 0, ARG, ORPHANS | LAYERS, "SECONDS",
+	  "--watch: seconds between scans, fractions allowed,\n"
+	  "0.1 to 86400 (default: 60; layers: 3600)", parse_interval, 0, NULL, NULL },
+	{ "textfile", 0, ARG, ORPHANS | LAYERS, "PATH",
+	  "orphans, layers: write the Prometheus text format to PATH\n"
+	  "atomically (node_exporter's textfile collector), each time\n"
+	  "with --watch", parse_textfile, 0, NULL, NULL },
 	{ "cleanup", 0, NOARG, ORPHANS, NULL,
 	  "orphans: as root, remove the orphans that only bind mounts\n"
 	  "hold (umount, then unlink an empty mount point file)", parse_cleanup, 0, NULL, NULL },

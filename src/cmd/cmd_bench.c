@@ -10,6 +10,16 @@
 #include "sandboxtime/report_bench_grid.h"
 #include "sandboxtime/session.h"
 
+static int fork_table(const void *ctx, FILE *out, struct st_error *err)
+{
+	return st_bench_fork_write_table(ctx, out, 0);
+}
+
+static json_t *fork_doc(const void *ctx)
+{
+	return st_bench_fork_json(ctx);
+}
+
 /*
  * bench fork: the sizes are checked against MemAvailable before the session
  * opens -o or probes a layer, so a size the machine cannot spare costs
@@ -21,6 +31,8 @@ static int bench_fork(const struct st_bench_opts *o, const struct st_output *out
 	struct st_session s __attribute__((cleanup(st_session_end)));
 	struct st_bench_fork b __attribute__((cleanup(st_bench_fork_free)));
 	struct st_bench_fork_report r = { .out = out, .b = &b };
+	const struct st_session_writers w = { .write = st_bench_fork_report_write, .table = fork_table,
+					      .doc = fork_doc, .title = "sandboxtime bench fork" };
 	int ret;
 
 	memset(&s, 0, sizeof(s));
@@ -36,10 +48,10 @@ static int bench_fork(const struct st_bench_opts *o, const struct st_output *out
 		*exit_code = ST_EXIT_SIGNAL_BASE + b.interrupted_by;
 	if (ret < 0)
 		return ret;
-	if (!out->quiet)
+	if (!out->quiet || out->svg || out->html)
 		st_host_collect(&s.report.host);
 	r.host = &s.report.host;
-	return st_session_emit(&s, st_bench_fork_report_write, &r, err);
+	return st_session_emit(&s, &w, &r, err);
 }
 
 /* bench syscall, bench cpu: their results go out as the layers report would. */

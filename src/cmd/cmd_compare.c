@@ -11,6 +11,7 @@
 
 #include "sandboxtime/cmd.h"
 #include "sandboxtime/compare.h"
+#include "sandboxtime/report.h"
 #include "sandboxtime/report_compare.h"
 #include "sandboxtime/session.h"
 
@@ -51,14 +52,28 @@ static uint64_t fresh_seed(void)
 
 struct emit_ctx {
 	const struct st_compare *c;
-	enum st_format format;
+	const struct st_output *out;
 };
 
 static int write_comparison(const void *ctx, FILE *out, struct st_error *err)
 {
 	const struct emit_ctx *e = ctx;
 
-	return st_compare_write(e->c, e->format, out, err);
+	return st_compare_write(e->c, e->out->format, st_text_style(e->out, out), out, err);
+}
+
+static int comparison_table(const void *ctx, FILE *out, struct st_error *err)
+{
+	const struct emit_ctx *e = ctx;
+
+	return st_compare_write(e->c, ST_FORMAT_TABLE, 0, out, err);
+}
+
+static json_t *comparison_doc(const void *ctx)
+{
+	const struct emit_ctx *e = ctx;
+
+	return st_compare_json(e->c);
 }
 
 int st_cmd_compare(const struct st_compare_opts *o, const struct st_output *out, int *exit_code,
@@ -71,7 +86,9 @@ int st_cmd_compare(const struct st_compare_opts *o, const struct st_output *out,
 		.fail_pct = o->fail_pct,
 	};
 	struct st_session s __attribute__((cleanup(st_session_end)));
-	struct emit_ctx e = { .c = &c, .format = out->format };
+	struct emit_ctx e = { .c = &c, .out = out };
+	const struct st_session_writers w = { .write = write_comparison, .table = comparison_table,
+					      .doc = comparison_doc, .title = "sandboxtime compare" };
 	int ret;
 
 	*exit_code = ST_EXIT_FAILURE;
@@ -90,7 +107,7 @@ int st_cmd_compare(const struct st_compare_opts *o, const struct st_output *out,
 	/* A comparison is the command's answer: standard output, unless -o. */
 	if (!out->path)
 		s.out = stdout;
-	ret = st_session_emit(&s, write_comparison, &e, err);
+	ret = st_session_emit(&s, &w, &e, err);
 	if (ret < 0)
 		return ret;
 	*exit_code = c.over_limit ? ST_EXIT_SLOWER : ST_EXIT_OK;

@@ -13,6 +13,7 @@
 #include "sandboxtime/host.h"
 #include "sandboxtime/report_orphans.h"
 #include "sandboxtime/signals.h"
+#include "sandboxtime/textfile.h"
 
 static void closefilep(FILE **f)
 {
@@ -21,85 +22,17 @@ static void closefilep(FILE **f)
 	*f = NULL;
 }
 
-static double clock_s(clockid_t id)
+/* What a --textfile holds: the report, when the scan ended and how long it took. */
+struct textfile_ctx {
+	const struct st_orphans_report *r;
+	double scan_time_s, scan_s;
+};
+
+static int write_textfile(const void *ctx, FILE *out, struct st_error *err)
 {
-	struct timespec ts;
+	const struct textfile_ctx *t = ctx;
 
-	clock_gettime(id, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* PATH.tmp.PID: in PATH's directory, so that rename(2) replaces PATH in one step. */
-static int textfile_tmp(const char *path, char *tmp, size_t len, struct st_error *err)
-{
-	int n = snprintf(tmp, len, "%s.tmp.%ld", path, (long)getpid());
-
-	if (n < 0 || (size_t)n >= len)
-		return st_error_set(err, ENAMETOOLONG, "orphans: --textfile %s", path);
-	return 0;
-}
-
-/* Creates PATH.tmp.PID (its name in @tmp): an fd, or -errno with @err set. */
-static int textfile_create(const char *path, char *tmp, size_t len, struct st_error *err)
-{
-	int fd, ret = textfile_tmp(path, tmp, len, err);
-
-	if (ret < 0)
-		return ret;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
-	if (fd < 0)
-		return st_error_set(err, errno, "orphans: --textfile: cannot write %s", tmp);
-	return fd;
-}
-
-/*
- * At start, before the first scan: a directory that cannot take the
- * temporary file is a mistake of the command line, not of one scan.
- */
-static int textfile_probe(const char *path, struct st_error *err)
-{
-	char tmp[PATH_MAX];
-	int fd = textfile_create(path, tmp, sizeof(tmp), err);
-
-	if (fd < 0)
-		return fd;
-	close(fd);
-	unlink(tmp);
-	return 0;
-}
-
-/*
- * Write PATH.tmp.PID, fsync it, rename it over PATH: a reader (node_exporter's
- * textfile collector) sees the old file or the new one, never half of one.
- * Signals are blocked, so nothing interrupts this; on any failure the
- * temporary file is removed.
- */
-static int textfile_write(const struct st_orphans_report *r, const char *path, double scan_time_s,
-			  double scan_s, struct st_error *err)
-{
-	char tmp[PATH_MAX];
-	FILE *f;
-	int ret, fd = textfile_create(path, tmp, sizeof(tmp), err);
-
-	if (fd < 0)
-		return fd;
-	f = fdopen(fd, "w");
-	if (!f) {
-		ret = st_error_set(err, errno, "orphans: --textfile: %s", tmp);
-		close(fd);
-		unlink(tmp);
-		return ret;
-	}
-	ret = st_orphans_write_textfile(r, scan_time_s, scan_s, f, err);
-	if (ret == 0 && (fflush(f) == EOF || fsync(fd) < 0))
-		ret = st_error_set(err, errno, "orphans: --textfile: writing %s", tmp);
-	if (fclose(f) == EOF && ret == 0)
-		ret = st_error_set(err, errno, "orphans: --textfile: writing %s", tmp);
-	if (ret == 0 && rename(tmp, path) < 0)
-		ret = st_error_set(err, errno, "orphans: --textfile: renaming %s to %s", tmp, path);
-	if (ret < 0)
-		unlink(tmp);
-	return ret;
+	return st_orphans_write_textfile(t->r, t->scan_time_s, t->scan_s, out, err);
 }
 
 /*
@@ -112,7 +45,7 @@ static int scan_and_report(const struct st_orphans_opts *o, const struct st_outp
 			   struct st_error *err)
 {
 	struct st_orphans_report r = { .out = output, .all = o->all, .scan = scan, .cleanup = cleanup };
-	double start = clock_s(CLOCK_MONOTONIC), scan_s, scan_time_s;
+	double start = st_clock_s(CLOCK_MONOTONIC), scan_s, scan_time_s;
 	int ret = st_orphans_scan(scan, err);
 
 	if (ret < 0)
@@ -122,14 +55,17 @@ static int scan_and_report(const struct st_orphans_opts *o, const struct st_outp
 		if (ret < 0)
 			return ret;
 	}
-	scan_s = clock_s(CLOCK_MONOTONIC) - start;
-	scan_time_s = clock_s(CLOCK_REALTIME);
+	scan_s = st_clock_s(CLOCK_MONOTONIC) - start;
+	scan_time_s = st_clock_s(CLOCK_REALTIME);
 	if (warn && scan->unreadable_processes && !output->quiet)
 		fprintf(stderr, "sandboxtime: orphans: warning: %zu processes could not be read%s; %zu held namespaces not verifiable\n",
 			scan->unreadable_processes, scan->rootless ? " (not yours: root sees them)" : "",
 			scan->unverified);
-	if (o->textfile)
-		return textfile_write(&r, o->textfile, scan_time_s, scan_s, err);
+	if (o->textfile) {
+		struct textfile_ctx t = { .r = &r, .scan_time_s = scan_time_s, .scan_s = scan_s };
+
+		return st_textfile_write("orphans", o->textfile, write_textfile, &t, err);
+	}
 	if (output->quiet)
 		return 0;
 	st_host_identify(&r.host, -1);
@@ -138,34 +74,6 @@ static int scan_and_report(const struct st_orphans_opts *o, const struct st_outp
 	if (ret == 0 && out == stdout && fflush(stdout) == EOF)
 		ret = st_error_set(err, errno, "orphans: writing standard output");
 	return ret;
-}
-
-static int stop_signal(int sig)
-{
-	return sig == SIGINT || sig == SIGTERM || sig == SIGHUP;
-}
-
-/*
- * Sleeps until @deadline (CLOCK_MONOTONIC seconds) in sigtimedwait(2): the
- * signals are blocked (main), so one that stops the watch wakes it at once.
- * Returns that signal, or 0 at the deadline.
- */
-static int sleep_until(double deadline)
-{
-	for (;;) {
-		double left = deadline - clock_s(CLOCK_MONOTONIC);
-		struct timespec ts;
-		int sig;
-
-		if (left <= 0)
-			return 0;
-		ts.tv_sec = (time_t)left;
-		ts.tv_nsec = (long)((left - (double)ts.tv_sec) * 1e9);
-		sig = sigtimedwait(st_signals_forwarded(), NULL, &ts);
-		if (sig > 0 && stop_signal(sig))
-			return sig;
-		/* EAGAIN (the deadline), EINTR, or SIGQUIT/SIGUSR*: look at the clock again. */
-	}
 }
 
 /*
@@ -179,26 +87,26 @@ static int watch(const struct st_orphans_opts *o, const struct st_output *output
 	int first = 1;
 
 	if (o->textfile) {
-		int ret = textfile_probe(o->textfile, err);
+		int ret = st_textfile_probe("orphans", o->textfile, err);
 
 		if (ret < 0)
 			return ret;
 	}
 	for (;;) {
 		struct st_orphans scan __attribute__((cleanup(st_orphans_free))) = { 0 };
-		double start = clock_s(CLOCK_MONOTONIC);
+		double start = st_clock_s(CLOCK_MONOTONIC);
 		struct st_error one = { 0 };
 		char line[3 * ST_ERROR_MSG_MAX];
 		int sig = st_signals_poll();
 
-		if (sig && stop_signal(sig))
+		if (sig && st_watch_stop_signal(sig))
 			break;
 		if (scan_and_report(o, output, stdout, first, &scan, NULL, &one) < 0) {
 			st_error_format(&one, line, sizeof(line));
 			fprintf(stderr, "sandboxtime: %s (scanning again in %g s)\n", line, o->interval_s);
 		}
 		first = 0;
-		if (sleep_until(start + o->interval_s))
+		if (st_watch_sleep_until(start + o->interval_s))
 			break;
 	}
 	*exit_code = ST_EXIT_OK;
@@ -238,7 +146,7 @@ int st_cmd_orphans(const struct st_orphans_opts *o, const struct st_output *outp
 			return ret;
 	}
 	if (o->textfile) {
-		ret = textfile_probe(o->textfile, err);
+		ret = st_textfile_probe("orphans", o->textfile, err);
 		if (ret < 0)
 			return ret;
 	}

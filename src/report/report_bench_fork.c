@@ -287,7 +287,8 @@ json_t *st_bench_fork_json(const struct st_bench_fork_report *r)
 			 guard_note);
 }
 
-static int write_table(const struct st_bench_fork_report *r, FILE *out)
+/* The table in @style (ST_TEXT_*): markdown makes it a pipe table. */
+int st_bench_fork_write_table(const struct st_bench_fork_report *r, FILE *out, unsigned int style)
 {
 	const struct st_bench_fork *b = r->b;
 	char summary[768];
@@ -297,10 +298,9 @@ static int write_table(const struct st_bench_fork_report *r, FILE *out)
 		"microseconds; %s; +us/MB: the median call's growth per MB over %u MB\n\n",
 		b->repeat, b->nsizes, ST_FORK_METHODS,
 		p95_shown(b) ? "p95" : "max: the slowest sample (p95 from 41 samples)", b->sizes_mb[0]);
-	st_table_header(out, ST_COLS(fork_cols), b);
-	fputc('\n', out);
+	st_text_header(out, style, ST_COLS(fork_cols), b);
 	FOR_EACH_ROW(b, row) {
-		st_table_row(out, ST_COLS(fork_cols), &row, b);
+		st_text_row(out, style, ST_COLS(fork_cols), &row, b);
 		fputc('\n', out);
 	}
 	st_bench_fork_summary(b, summary, sizeof(summary));
@@ -323,7 +323,7 @@ int st_bench_fork_report_write(const void *ctx, FILE *out, struct st_error *err)
 			st_csv_row(out, ST_COLS(fork_cols), &row, r->b);
 		break;
 	default:
-		write_table(r, out);
+		st_bench_fork_write_table(r, out, st_text_style(r->out, out));
 		break;
 	}
 	if (ferror(out))

@@ -186,8 +186,9 @@ static void host_lines(const struct st_compare *c, FILE *out, const char *bullet
 	}
 }
 
-static void header_lines(const struct st_compare *c, FILE *out, int md)
+static void header_lines(const struct st_compare *c, FILE *out, unsigned int style)
 {
+	int md = style & ST_TEXT_MD;
 	const char *q = md ? "`" : "";
 
 	fprintf(out, "%s: base %s%s%s, %zu resamples, seed %" PRIu64 " (--seed=%" PRIu64
@@ -200,38 +201,38 @@ static void header_lines(const struct st_compare *c, FILE *out, int md)
 
 /* The rows of later file @b: one table (or markdown table) each. */
 static void file_block(const struct st_compare *c, const struct st_cmp_doc *b, size_t d, FILE *out,
-		       int md)
+		       unsigned int style)
 {
 	struct st_cols cols = ST_COLS(compare_cols);
+	int md = style & ST_TEXT_MD;
+	char sgr[16];
 
 	fprintf(out, "\n%s%s -> %s: %zu figure(s) in both", md ? "### " : "", c->docs[0].path, b->path,
 		c->docs[0].nfig - c->unmatched[d]);
 	if (c->unmatched[d])
 		fprintf(out, ", %zu of the first file's not in it", c->unmatched[d]);
 	fputs(md ? "\n\n" : "\n", out);
-	if (md) {
-		st_md_header(out, cols, c);
-	} else {
-		st_table_header(out, cols, c);
-		fputc('\n', out);
-	}
+	st_text_header(out, style, cols, c);
 	for (size_t i = 0; i < c->nrows; i++) {
+		enum st_cmp_verdict v = c->rows[i].verdict;
+
 		if (c->rows[i].b != b)
 			continue;
-		if (md) {
-			st_md_row(out, cols, &c->rows[i], c);
-		} else {
-			st_table_row(out, cols, &c->rows[i], c);
-			fputc('\n', out);
-		}
+		/* In colour a significant difference shows: slower red, faster green. */
+		if (v == ST_CMP_SLOWER || v == ST_CMP_FASTER)
+			fputs(st_text_sgr(style, v == ST_CMP_SLOWER ? "31" : "32", sgr, sizeof(sgr)), out);
+		st_text_row(out, style, cols, &c->rows[i], c);
+		if (v == ST_CMP_SLOWER || v == ST_CMP_FASTER)
+			fputs(st_text_reset(style), out);
+		fputc('\n', out);
 	}
 }
 
-static void write_text(const struct st_compare *c, FILE *out, int md)
+static void write_text(const struct st_compare *c, FILE *out, unsigned int style)
 {
-	header_lines(c, out, md);
+	header_lines(c, out, style);
 	for (size_t d = 1; d < c->ndocs; d++)
-		file_block(c, &c->docs[d], d, out, md);
+		file_block(c, &c->docs[d], d, out, style);
 	if (c->fail_pct >= 0)
 		fprintf(out, "\n--fail-if-slower=%g: %zu figure(s) significantly slower by more than that\n",
 			c->fail_pct, c->over_limit);
@@ -244,8 +245,8 @@ static void write_csv(const struct st_compare *c, FILE *out)
 		st_csv_row(out, ST_COLS(compare_cols), &c->rows[i], c);
 }
 
-int st_compare_write(const struct st_compare *c, enum st_format format, FILE *out,
-		     struct st_error *err)
+int st_compare_write(const struct st_compare *c, enum st_format format, unsigned int style,
+		     FILE *out, struct st_error *err)
 {
 	json_auto_t *doc = NULL;
 
@@ -257,11 +258,11 @@ int st_compare_write(const struct st_compare *c, enum st_format format, FILE *ou
 		write_csv(c, out);
 		return 0;
 	case ST_FORMAT_MARKDOWN:
-		write_text(c, out, 1);
+		write_text(c, out, ST_TEXT_MD);
 		return 0;
 	case ST_FORMAT_TABLE:
 	default:
-		write_text(c, out, 0);
+		write_text(c, out, style & ~ST_TEXT_MD);
 		return 0;
 	}
 }

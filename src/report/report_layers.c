@@ -419,36 +419,37 @@ static double cost(const struct st_measurement *m, size_t i, enum st_figure fig)
 	return inc.median;
 }
 
-/* What a layer makes the caller wait for: its setup and teardown increments. */
-static double bar_value(const struct st_measurement *m, size_t i)
+static void print_bar(FILE *out, unsigned int style, double setup, double teardown, double max)
 {
-	return cost(m, i, ST_FIG_SETUP) + cost(m, i, ST_FIG_TEARDOWN);
-}
+	int n = max > 0 ? (int)((setup + teardown) / max * BAR_WIDTH + 0.5) : 0;
+	int ns = max > 0 ? (int)(setup / max * BAR_WIDTH + 0.5) : 0;
+	char sgr[16];
 
-static void print_bar(FILE *out, double v, double max)
-{
-	int n = max > 0 ? (int)(v / max * BAR_WIDTH + 0.5) : 0;
-
-	fputc(' ', out);
+	/* In colour the setup part is cyan, the teardown part yellow. */
+	fprintf(out, " %s", st_text_sgr(style, "36", sgr, sizeof(sgr)));
 	for (int k = 0; k < n; k++)
-		fputs("\u2588", out);
+		fprintf(out, "%s\u2588", k == ns ? st_text_sgr(style, "33", sgr, sizeof(sgr)) : "");
+	fputs(st_text_reset(style), out);
 }
 
-static void print_table(const struct st_report *r, struct st_cols cols, FILE *out, double bar_max)
+static void print_table(const struct st_report *r, struct st_cols cols, FILE *out,
+			unsigned int style, double bar_max)
 {
 	const struct st_measurement *m = r->m;
 
 	fputc('\n', out);
-	st_table_header(out, cols, r);
-	fputc('\n', out);
+	st_text_header(out, style, cols, r);
 	for (size_t i = 0; i < m->nsets; i++) {
 		struct layer_row row = { .m = m, .i = i, .set = &m->sets[i], .layer = m->sets[i].layer };
 
-		st_table_row(out, cols, &row, r);
-		if (bar_max > 0 && row.set->layer >= 0)
-			print_bar(out, bar_value(m, i), bar_max);
+		st_text_row(out, style, cols, &row, r);
+		/* The bar: what a layer makes the caller wait for, its setup and teardown. */
+		if (bar_max > 0 && row.set->layer >= 0 && (style & ST_TEXT_BARS))
+			print_bar(out, style, cost(m, i, ST_FIG_SETUP), cost(m, i, ST_FIG_TEARDOWN), bar_max);
 		fputc('\n', out);
 	}
+	if (style & ST_TEXT_MD)
+		fputc('\n', out); /* or the next line would be a row */
 }
 
 /* -v: every figure's statistics, set by set. */
@@ -506,16 +507,17 @@ static void print_freed(const struct st_report *r, FILE *out)
 	}
 }
 
-static void print_layers(const struct st_report *r, FILE *out, int tty)
+static void print_layers(const struct st_report *r, FILE *out, unsigned int style)
 {
 	const struct st_measurement *m = r->m;
 	double bar_max = 0;
 
-	if (tty)
-		for (size_t i = 1; i < m->nsets; i++)
-			if (bar_value(m, i) > bar_max)
-				bar_max = bar_value(m, i);
-	print_table(r, ST_COLS(warm_cols), out, bar_max);
+	for (size_t i = 1; i < m->nsets; i++) {
+		double v = cost(m, i, ST_FIG_SETUP) + cost(m, i, ST_FIG_TEARDOWN);
+
+		bar_max = v > bar_max ? v : bar_max;
+	}
+	print_table(r, ST_COLS(warm_cols), out, style, bar_max);
 	for (int l = 0; l < ST_LAYER_COUNT; l++) {
 		char reason[ST_ERROR_MSG_MAX * 2];
 
@@ -532,23 +534,33 @@ static void print_layers(const struct st_report *r, FILE *out, int tty)
 		fprintf(out, "%-12s unavailable: %s\n", "deferred", m->deferred_reason);
 	if (r->config->cold_ms) {
 		fprintf(out, "\nCOLD: after %u ms idle before every sample (x: cold over warm)", r->config->cold_ms);
-		print_table(r, ST_COLS(cold_cols), out, 0);
+		print_table(r, ST_COLS(cold_cols), out, style & ~ST_TEXT_BARS, 0);
 	}
+	st_text_fence(out, r->out->verbose ? style : 0, 1);
 	if (r->out->verbose && m->nsets > 1 && !m->deferred_errnum && r->config->deferred_repeat)
 		print_freed(r, out);
 	if (r->out->verbose)
 		print_samples(m, out);
+	st_text_fence(out, r->out->verbose ? style : 0, 0);
 }
 
-int st_report_write_table(const struct st_report *r, FILE *out, int tty, struct st_error *err)
+/* Markdown: the host as a paragraph, the layers as pipe tables, the rest as fenced text. */
+int st_report_write_table(const struct st_report *r, FILE *out, unsigned int style,
+			  struct st_error *err)
 {
 	print_header(r, out);
 	if (r->bench) {
+		st_text_fence(out, style, 1);
 		st_bench_write_table(r->bench, out);
+		st_text_fence(out, style, 0);
 	} else {
+		unsigned int run = r->steps || r->net || r->harden || r->workload ? style : 0;
+
 		if (r->m)
-			print_layers(r, out, tty);
+			print_layers(r, out, style);
+		st_text_fence(out, run, 1);
 		st_run_write_table(r, out);
+		st_text_fence(out, run, 0);
 		for (size_t i = 0; i < r->nerrors; i++)
 			fprintf(out, "note: %s\n", r->errors[i]);
 	}
@@ -662,8 +674,11 @@ int st_report_write(const struct st_report *r, FILE *out, struct st_error *err)
 		return st_report_write_json(r, out, err);
 	case ST_FORMAT_CSV:
 		return st_report_write_csv(r, out, err);
+	case ST_FORMAT_PROMETHEUS:
+		return st_report_write_prom(r, out, err);
+	case ST_FORMAT_MARKDOWN:
 	case ST_FORMAT_TABLE:
 	default:
-		return st_report_write_table(r, out, isatty(fileno(out)), err);
+		return st_report_write_table(r, out, st_text_style(r->out, out), err);
 	}
 }

@@ -75,5 +75,12 @@ void st_md_row(FILE *out, struct st_cols cols, const void *row, const void *doc)
 		st_cell_release(&cell);
 		fputc(' ', out);
 	}
-	fputs("|\n", out);
+	fputc('|', out);
 }
+
+void st_text_fence(FILE *out, unsigned int style, int open)
+{
+	if (style & ST_TEXT_MD)
+		fputs(open ? "\n```text\n" : "```\n", out);
+}
+

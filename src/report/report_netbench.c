@@ -594,19 +594,21 @@ static void ratios_table(const struct st_nb_report *r, FILE *out)
 	}
 }
 
-static void rows_table(const struct st_nb_report *r, struct st_cols cols, FILE *out)
+static void rows_table(const struct st_nb_report *r, struct st_cols cols, FILE *out,
+		       unsigned int style)
 {
-	st_table_header(out, cols, r);
-	fputc('\n', out);
+	st_text_header(out, style, cols, r);
 	for (int i = 0; i < ST_NB_PATH_COUNT; i++) {
 		if (!r->paths[i].measured)
 			continue;
-		st_table_row(out, cols, &r->paths[i], r);
+		st_text_row(out, style, cols, &r->paths[i], r);
 		fputc('\n', out);
 	}
 }
 
-int st_nb_write_table(const struct st_nb_report *r, FILE *out, struct st_error *err)
+/* Markdown: the paths as pipe tables, the ratios (two to a line) fenced, the notes a list. */
+int st_nb_write_table(const struct st_nb_report *r, FILE *out, unsigned int style,
+		      struct st_error *err)
 {
 	const struct st_host *h = r->host;
 	const struct st_nb_config *o = r->cfg;
@@ -619,13 +621,16 @@ int st_nb_write_table(const struct st_nb_report *r, FILE *out, struct st_error *
 		h->pinned_cpu >= 0 ? "pinned" : "not pinned");
 	fprintf(out, "%u run(s) per path of %g s after %g s warm-up, %llu-byte writes; medians over runs\n\n",
 		o->repeat, o->duration_s, st_nb_warmup_s(o->duration_s), (unsigned long long)o->size);
-	rows_table(r, ST_COLS(path_cols), out);
+	rows_table(r, ST_COLS(path_cols), out, style);
 	if (o->udp) {
 		fputc('\n', out);
-		rows_table(r, ST_COLS(udp_table_cols), out);
+		rows_table(r, ST_COLS(udp_table_cols), out, style);
 	}
+	st_text_fence(out, style, 1);
 	ratios_table(r, out);
-	fputs("\n\nnotes:\n", out);
+	fputc('\n', out);
+	st_text_fence(out, style, 0);
+	fputs("\nnotes:\n", out);
 	for (size_t i = 0; i < nnotes; i++)
 		fprintf(out, "  - %s\n", notes[i]);
 	if (ferror(out))
@@ -679,8 +684,9 @@ int st_nb_report_write(const void *ctx, FILE *out, struct st_error *err)
 		return st_nb_write_csv(r, out, err);
 	case ST_FORMAT_PROMETHEUS:
 		return st_nb_write_prometheus(r, out, err);
+	case ST_FORMAT_MARKDOWN:
 	case ST_FORMAT_TABLE:
 	default:
-		return st_nb_write_table(r, out, err);
+		return st_nb_write_table(r, out, st_text_style(r->out, out), err);
 	}
 }

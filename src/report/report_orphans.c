@@ -239,6 +239,7 @@ static void print_leftovers(const struct st_orphans *s, FILE *out)
 /* One row per namespace, orphans first; the holders last, as they are long. */
 int st_orphans_write_table(const struct st_orphans_report *r, FILE *out, struct st_error *err)
 {
+	unsigned int style = st_text_style(r->out, out);
 	const struct st_orphans *s = r->scan;
 	size_t shown = 0;
 
@@ -247,15 +248,15 @@ int st_orphans_write_table(const struct st_orphans_report *r, FILE *out, struct 
 
 		if (ns->state == ST_NETNS_UNVERIFIED || (ns->state == ST_NETNS_ACTIVE && !r->all))
 			continue;
-		if (!shown++) {
-			st_table_header(out, ST_COLS(netns_cols), r);
-			fputc('\n', out);
-		}
-		st_table_row(out, ST_COLS(netns_cols), ns, r);
+		if (!shown++)
+			st_text_header(out, style, ST_COLS(netns_cols), r);
+		st_text_row(out, style, ST_COLS(netns_cols), ns, r);
 		fputc('\n', out);
 	}
 	if (!shown)
 		fputs("no orphaned network namespace\n", out);
+	if (shown && (style & ST_TEXT_MD))
+		fputc('\n', out); /* or the next line would be a row */
 	print_leftovers(s, out);
 	if (r->cleanup)
 		print_cleanup(r->cleanup, out);
@@ -440,6 +441,7 @@ int st_orphans_write(const struct st_orphans_report *r, FILE *out, struct st_err
 		return st_orphans_write_csv(r, out, err);
 	case ST_FORMAT_PROMETHEUS:
 		return st_orphans_write_prom(r, out, err);
+	case ST_FORMAT_MARKDOWN:
 	case ST_FORMAT_TABLE:
 	default:
 		return st_orphans_write_table(r, out, err);

@@ -5,7 +5,9 @@
  * Numbers are right-aligned, "-" stands for a value that is not there.
  */
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sandboxtime/report.h"
 
@@ -73,4 +75,59 @@ void st_table_row(FILE *out, struct st_cols cols, const void *row, const void *d
 		cell_text(out, &cols.v[c], &cell);
 		st_cell_release(&cell);
 	}
+}
+
+/* ---- the style of a text report ------------------------------------------ */
+
+/* https://no-color.org: a NO_COLOR that is set and not empty turns colour off; --color=always wins. */
+unsigned int st_text_style(const struct st_output *o, FILE *out)
+{
+	const char *no_color = getenv("NO_COLOR");
+	int tty = isatty(fileno(out));
+	unsigned int style = 0;
+
+	if (o->format == ST_FORMAT_MARKDOWN)
+		return ST_TEXT_MD;
+	if (o->color == ST_COLOR_ALWAYS ||
+	    (o->color == ST_COLOR_AUTO && tty && !(no_color && *no_color)))
+		style |= ST_TEXT_COLOR;
+	if (tty || o->color == ST_COLOR_ALWAYS)
+		style |= ST_TEXT_BARS;
+	return style;
+}
+
+void st_text_header(FILE *out, unsigned int style, struct st_cols cols, const void *doc)
+{
+	char sgr[16];
+
+	if (style & ST_TEXT_MD) {
+		st_md_header(out, cols, doc);
+		return;
+	}
+	fputs(st_text_sgr(style, "1", sgr, sizeof(sgr)), out);
+	st_table_header(out, cols, doc);
+	fputs(st_text_reset(style), out);
+	fputc('\n', out);
+}
+
+void st_text_row(FILE *out, unsigned int style, struct st_cols cols, const void *row,
+		 const void *doc)
+{
+	if (style & ST_TEXT_MD)
+		st_md_row(out, cols, row, doc);
+	else
+		st_table_row(out, cols, row, doc);
+}
+
+const char *st_text_sgr(unsigned int style, const char *sgr, char *buf, size_t len)
+{
+	if (!(style & ST_TEXT_COLOR))
+		return "";
+	snprintf(buf, len, "\033[%sm", sgr);
+	return buf;
+}
+
+const char *st_text_reset(unsigned int style)
+{
+	return style & ST_TEXT_COLOR ? "\033[0m" : "";
 }

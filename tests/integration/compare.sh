@@ -128,10 +128,10 @@ t_usage() {
 	expect_rc 125 && expect_error_line usage && expect_error_names "two reports" || return 1
 	cmp_run "$FIX/base.json" "$FIX/same.json" --fail-if-slower=abc || return 1
 	expect_rc 125 && expect_error_line usage && expect_error_names "--fail-if-slower" || return 1
-	st_run root layers --format=markdown || return 1
-	expect_rc 125 && expect_error_line usage && expect_error_names "markdown"
+	st_run root bench syscall --format=prometheus || return 1
+	expect_rc 125 && expect_error_line usage && expect_error_names "prometheus"
 }
-ok "usage: one file, a bad percentage, markdown elsewhere" t_usage
+ok "usage: one file, a bad percentage, prometheus elsewhere" t_usage
 
 t_output_file() {
 	local out=$FIX/cmp.csv

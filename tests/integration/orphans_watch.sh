@@ -150,4 +150,4 @@ each_mode "--interval without --watch" t_usage "--interval|--watch" orphans --in
 each_mode "--watch with an unknown format" t_usage "--format|bogus" orphans --watch --format=bogus
 each_mode "-o with --watch is refused (use --textfile)" t_usage "-o|--textfile" orphans --watch -o /dev/null
 each_mode "options not for orphans are still refused" t_usage "orphans|--repeat" orphans --watch --repeat=3
-each_mode "--textfile for another command is refused" t_usage "--textfile|orphans" layers --textfile=/dev/null
+each_mode "--textfile for a command without it is refused" t_usage "--textfile|orphans" netbench --textfile=/dev/null

@@ -1,5 +1,6 @@
 """prom_check.py FILE [METRIC...]: FILE is valid Prometheus text exposition (the
-textfile of sandboxtime orphans) and has each METRIC; tests/integration/orphans_watch.sh.
+textfile of sandboxtime orphans, layers --format=prometheus) and has each METRIC;
+tests/integration/orphans_watch.sh, layers_prom.sh.
 """
 import re, sys
 NAME = r"[a-zA-Z_:][a-zA-Z0-9_:]*"
@@ -27,6 +28,11 @@ for n, line in enumerate(text.splitlines(), 1):
     if not m:
         bad.append("%d: not 'name{labels} value' nor 'name value': %r" % (n, line)); continue
     name = m.group(1)
+    # A summary's or histogram's _sum, _count and _bucket belong to its family.
+    for suffix in ("_sum", "_count", "_bucket"):
+        base = name[:-len(suffix)]
+        if name.endswith(suffix) and types.get(base) in ("summary", "histogram"):
+            name = base
     try:
         float(m.group(3))
     except ValueError:

@@ -316,7 +316,7 @@ static int render_report(const void *doc, FILE *out, struct st_error *err)
 
 static int render_report_tty(const void *doc, FILE *out, struct st_error *err)
 {
-	return st_report_write_table(doc, out, 1, err);
+	return st_report_write_table(doc, out, ST_TEXT_BARS, err);
 }
 
 static void check_report_formats(struct run_fixture *f, const char *name)

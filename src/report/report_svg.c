@@ -1,0 +1,373 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A report's charts, from its JSON document: each schema turns into one or
+ * more bar charts (svg.c draws them), stacked in one <svg>.
+ *   sandboxtime/v1: the incremental setup and teardown of every measured
+ *     layer with their 95% intervals; the deferred free per namespace type
+ *     of the largest set, in milliseconds (frees take ms, setups µs); a
+ *     run's steps.
+ *   netbench/v1: throughput per path, then latency p50 and p99 per path.
+ *   bench/v1: the median of every row.
+ *   compare/v1: every file's median as a share of the first file's, the
+ *     later files with the ratio's interval.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sandboxtime/report_svg.h"
+#include "sandboxtime/svg.h"
+
+#define MAX_CHARTS 4
+
+struct charts {
+	struct st_chart v[MAX_CHARTS];
+	size_t n;
+};
+
+static void charts_free(struct charts *cs)
+{
+	for (size_t i = 0; i < cs->n; i++)
+		free(cs->v[i].rows);
+}
+
+/* A new chart of at most @nrows rows; NULL: out of memory. */
+static struct st_chart *chart_new(struct charts *cs, const char *title, const char *axis,
+				  size_t nrows)
+{
+	struct st_chart *c = &cs->v[cs->n];
+
+	if (cs->n == MAX_CHARTS)
+		return NULL;
+	memset(c, 0, sizeof(*c));
+	c->rows = calloc(nrows ? nrows : 1, sizeof(*c->rows));
+	if (!c->rows)
+		return NULL;
+	cs->n++;
+	c->title = title;
+	c->axis = axis;
+	return c;
+}
+
+static void series(struct st_chart *c, const char *name, const char *cls)
+{
+	c->series[c->nseries] = name;
+	c->series_cls[c->nseries++] = cls;
+}
+
+static const char *str(json_t *o, const char *key)
+{
+	const char *v = json_string_value(json_object_get(o, key));
+
+	return v ? v : "?";
+}
+
+static double num(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* Bar @s of @row from an interval object {median, ci_low, ci_high}. */
+static void interval_bar(struct st_chart_row *row, size_t s, json_t *inc, double scale)
+{
+	struct st_chart_bar *b = &row->bar[s];
+
+	b->v = num(inc, "median") * scale;
+	b->present = isfinite(b->v);
+	b->lo = num(inc, "ci_low") * scale;
+	b->hi = num(inc, "ci_high") * scale;
+	b->whisker = isfinite(b->lo) && isfinite(b->hi);
+}
+
+/* Bar @s of @row from a stats object: the median, whiskers min..p95. */
+static void stats_bar(struct st_chart_row *row, size_t s, json_t *st, double scale)
+{
+	struct st_chart_bar *b = &row->bar[s];
+
+	b->v = num(st, "median") * scale;
+	b->present = isfinite(b->v);
+	b->lo = num(st, "min") * scale;
+	b->hi = num(st, "p95") * scale;
+	b->whisker = isfinite(b->lo) && isfinite(b->hi);
+}
+
+static void plain_bar(struct st_chart_row *row, size_t s, double v)
+{
+	row->bar[s].v = v;
+	row->bar[s].present = isfinite(v);
+}
+
+/* One row per measured layer (base first): the paired increments. */
+static int layers_chart(struct charts *cs, json_t *layers)
+{
+	struct st_chart *c = chart_new(cs, "Incremental cost of each layer", "microseconds (µs)",
+				       json_array_size(layers));
+	size_t i;
+	json_t *l;
+
+	if (!c)
+		return -ENOMEM;
+	c->note = "bar: median of the within-round differences to the previous layer; whisker: its 95% interval";
+	series(c, "setup", "bar-setup");
+	series(c, "teardown", "bar-teardown");
+	json_array_foreach(layers, i, l) {
+		json_t *inc = json_object_get(l, "increments");
+		struct st_chart_row *row = &c->rows[c->nrows];
+
+		if (!json_is_true(json_object_get(l, "available")) || !json_is_object(inc))
+			continue;
+		snprintf(row->label, sizeof(row->label), "%s", str(l, "layer"));
+		interval_bar(row, 0, json_object_get(inc, "setup_us"), 1);
+		interval_bar(row, 1, json_object_get(inc, "teardown_us"), 1);
+		c->nrows++;
+	}
+	return 0;
+}
+
+/* The last layer with deferred_by_type: the set with every layer, every type freed in it. */
+static int deferred_chart(struct charts *cs, json_t *layers)
+{
+	json_t *by = NULL, *l, *st;
+	struct st_chart *c;
+	const char *type;
+	size_t i;
+
+	json_array_foreach(layers, i, l)
+		if (json_is_object(json_object_get(l, "deferred_by_type")))
+			by = json_object_get(l, "deferred_by_type");
+	if (!by)
+		return 0;
+	c = chart_new(cs, "Deferred free per namespace type (all layers)", "milliseconds (ms) after the reap",
+		      json_object_size(by));
+	if (!c)
+		return -ENOMEM;
+	c->note = "bar: median time until the type could be made again; whisker: min to p95";
+	series(c, "freed", "bar-deferred");
+	json_object_foreach(by, type, st) {
+		snprintf(c->rows[c->nrows].label, sizeof(c->rows[0].label), "%s", type);
+		stats_bar(&c->rows[c->nrows++], 0, st, 1e-3);
+	}
+	return 0;
+}
+
+static int steps_chart(struct charts *cs, json_t *steps)
+{
+	struct st_chart *c;
+	size_t i;
+	json_t *s;
+
+	if (!json_array_size(steps))
+		return 0;
+	c = chart_new(cs, "Steps of the sandbox, in the order done", "microseconds (µs)",
+		      json_array_size(steps));
+	if (!c)
+		return -ENOMEM;
+	series(c, "step", "bar-step");
+	json_array_foreach(steps, i, s) {
+		snprintf(c->rows[c->nrows].label, sizeof(c->rows[0].label), "%s",
+			 str(s, "step"));
+		plain_bar(&c->rows[c->nrows++], 0, num(s, "us"));
+	}
+	return 0;
+}
+
+static int sandboxtime_charts(struct charts *cs, json_t *doc)
+{
+	json_t *layers = json_object_get(doc, "layers");
+	int ret = layers_chart(cs, layers);
+
+	if (ret == 0)
+		ret = deferred_chart(cs, layers);
+	if (ret == 0)
+		ret = steps_chart(cs, json_object_get(doc, "steps"));
+	return ret;
+}
+
+static int netbench_charts(struct charts *cs, json_t *doc)
+{
+	json_t *paths = json_object_get(doc, "paths"), *p;
+	struct st_chart *t, *l;
+	size_t i;
+
+	t = chart_new(cs, "TCP throughput per path", "gigabits per second (Gbit/s)", json_array_size(paths));
+	l = t ? chart_new(cs, "Request/response latency per path", "microseconds (µs)",
+			  json_array_size(paths)) : NULL;
+	if (!l)
+		return -ENOMEM;
+	t->note = "bar: median of the runs; whisker: min to p95";
+	series(t, "throughput", "bar-throughput");
+	series(l, "p50", "bar-p50");
+	series(l, "p99", "bar-p99");
+	json_array_foreach(paths, i, p) {
+		json_t *lat = json_object_get(p, "latency_us");
+		const char *name = str(p, "path");
+
+		snprintf(t->rows[t->nrows].label, sizeof(t->rows[0].label), "%s", name);
+		stats_bar(&t->rows[t->nrows++], 0, json_object_get(p, "throughput_gbps"), 1);
+		if (!json_is_object(lat))
+			continue;
+		snprintf(l->rows[l->nrows].label, sizeof(l->rows[0].label), "%s", name);
+		plain_bar(&l->rows[l->nrows], 0, num(lat, "p50"));
+		plain_bar(&l->rows[l->nrows++], 1, num(lat, "p99"));
+	}
+	/* --no-rr: no latency to draw. */
+	if (!l->nrows) {
+		free(l->rows);
+		cs->n--;
+	}
+	return 0;
+}
+
+/* bench syscall/cpu: op and place; bench fork: size and method. */
+static int bench_charts(struct charts *cs, json_t *doc)
+{
+	int is_fork = json_is_string(json_object_get(doc, "bench")) &&
+		   strcmp(json_string_value(json_object_get(doc, "bench")), "fork") == 0;
+	json_t *rows = json_object_get(doc, "rows"), *r;
+	struct st_chart *c = chart_new(cs, is_fork ? "Cost of starting a child, by parent size" :
+					    "Cost per operation", "microseconds (µs)",
+				       json_array_size(rows));
+	size_t i;
+
+	if (!c)
+		return -ENOMEM;
+	c->note = "bar: median; whisker: min to p95";
+	series(c, is_fork ? "call" : "median", "bar-bench");
+	json_array_foreach(rows, i, r) {
+		struct st_chart_row *row = &c->rows[c->nrows++];
+
+		if (is_fork)
+			snprintf(row->label, sizeof(row->label), "%lld MB %s",
+				 (long long)json_integer_value(json_object_get(r, "size_mb")),
+				 str(r, "method"));
+		else
+			snprintf(row->label, sizeof(row->label), "%s %s",
+				 str(r, "op"), str(r, "where"));
+		stats_bar(row, 0, json_object_get(r, is_fork ? "call_us" : "us"), 1);
+	}
+	return 0;
+}
+
+/* Row of figure @name in @c, added when new; NULL when the chart is full. */
+static struct st_chart_row *figure_row(struct st_chart *c, const char **names, size_t max,
+				       const char *name)
+{
+	for (size_t r = 0; r < c->nrows; r++)
+		if (strcmp(names[r], name) == 0)
+			return &c->rows[r];
+	if (c->nrows == max)
+		return NULL;
+	names[c->nrows] = name;
+	snprintf(c->rows[c->nrows].label, sizeof(c->rows[0].label), "%s", name);
+	return &c->rows[c->nrows++];
+}
+
+static int compare_charts(struct charts *cs, json_t *doc)
+{
+	json_t *files = json_object_get(doc, "files"), *figs = json_object_get(doc, "figures"), *f;
+	size_t nfiles = json_array_size(files), max = json_array_size(figs), i;
+	struct st_chart *c = chart_new(cs, "Each file's median over the first file's",
+				       "ratio of medians (B/A; 1 = the same)", max);
+	const char **names = calloc(max ? max : 1, sizeof(*names));
+	const char *paths[ST_CHART_MAX_SERIES];
+
+	if (!c || !names) {
+		free(names);
+		return -ENOMEM;
+	}
+	c->note = "first file: 1; whisker: 95% bootstrap interval of the ratio";
+	c->reference = 1;
+	c->has_reference = 1;
+	if (nfiles > ST_CHART_MAX_SERIES)
+		nfiles = ST_CHART_MAX_SERIES; /* the table has them all */
+	/* The legend names a file by its base name; rows are matched by the whole path. */
+	for (size_t d = 0; d < nfiles; d++) {
+		const char *path = str(json_array_get(files, d), "path");
+
+		paths[d] = path;
+		series(c, strrchr(path, '/') ? strrchr(path, '/') + 1 : path, "bar-file");
+	}
+	json_array_foreach(figs, i, f) {
+		struct st_chart_row *row = figure_row(c, names, max, str(f, "figure"));
+		size_t s;
+
+		for (s = 1; s < nfiles; s++)
+			if (strcmp(str(f, "file"), paths[s]) == 0)
+				break;
+		if (!row || s == nfiles)
+			continue;
+		plain_bar(row, 0, 1);
+		plain_bar(row, s, num(f, "ratio"));
+		row->bar[s].lo = num(f, "ci_low");
+		row->bar[s].hi = num(f, "ci_high");
+		row->bar[s].whisker = isfinite(row->bar[s].lo) && isfinite(row->bar[s].hi);
+	}
+	free(names);
+	return 0;
+}
+
+static int build(struct charts *cs, json_t *doc, struct st_error *err)
+{
+	const char *schema = json_string_value(json_object_get(doc, "schema"));
+	int ret;
+
+	if (!schema)
+		return st_error_set(err, EINVAL, "--svg: the report has no schema");
+	if (strcmp(schema, "sandboxtime/v1") == 0)
+		ret = sandboxtime_charts(cs, doc);
+	else if (strcmp(schema, "sandboxtime/netbench/v1") == 0)
+		ret = netbench_charts(cs, doc);
+	else if (strcmp(schema, "sandboxtime/bench/v1") == 0)
+		ret = bench_charts(cs, doc);
+	else if (strcmp(schema, "sandboxtime/compare/v1") == 0)
+		ret = compare_charts(cs, doc);
+	else
+		return st_error_set(err, EINVAL, "--svg: no chart for a %s report", schema);
+	return ret < 0 ? st_error_set(err, -ret, "--svg: drawing the charts") : 0;
+}
+
+/* "sandboxtime layers: kernel 6.1.0, 2 CPUs, rootless": what the charts were measured on. */
+static void host_caption(json_t *doc, char *buf, size_t len)
+{
+	json_t *h = json_object_get(doc, "host"), *tool = json_object_get(doc, "tool");
+
+	if (!json_is_object(h)) {
+		snprintf(buf, len, "sandboxtime %s", str(tool, "version"));
+		return;
+	}
+	snprintf(buf, len, "sandboxtime %s: kernel %s, %lld CPUs, %s, cgroup %s", str(tool, "version"),
+		 str(h, "kernel"), (long long)json_integer_value(json_object_get(h, "cpus")),
+		 json_is_true(json_object_get(h, "rootless")) ? "rootless" : "root", str(h, "cgroup"));
+}
+
+#define CAPTION_H 22.0
+
+int st_svg_write_doc(FILE *out, json_t *doc, int standalone, struct st_error *err)
+{
+	struct charts cs __attribute__((cleanup(charts_free))) = { .n = 0 };
+	double height = CAPTION_H + 8, width = 400, y;
+	char caption[256];
+	int ret = build(&cs, doc, err);
+
+	if (ret < 0)
+		return ret;
+	for (size_t i = 0; i < cs.n; i++) {
+		height += st_chart_height(&cs.v[i]);
+		width = st_chart_width(&cs.v[i]) > width ? st_chart_width(&cs.v[i]) : width;
+	}
+	host_caption(doc, caption, sizeof(caption));
+	st_svg_open(out, width, height, cs.n ? cs.v[0].title : caption, standalone);
+	st_svg_text(out, 10, 16, ST_SVG_START, 11, "#555555", caption);
+	y = CAPTION_H;
+	for (size_t i = 0; i < cs.n; i++) {
+		st_chart_draw(out, &cs.v[i], y);
+		y += st_chart_height(&cs.v[i]);
+	}
+	st_svg_close(out);
+	if (ferror(out))
+		return st_error_set(err, EIO, "--svg: writing the chart");
+	return 0;
+}
