@@ -80,19 +80,34 @@ static int bench_syscall(const struct st_bench_opts *o, const struct st_output *
  * scratch files are made before the session opens -o and removed by free on
  * every path; the session measures no layer of its own.
  */
+static int grid_table(const void *ctx, FILE *out, struct st_error *err)
+{
+	return st_bench_grid_write_table(ctx, out, 0);
+}
+
+static json_t *grid_doc(const void *ctx)
+{
+	return st_bench_grid_json(ctx);
+}
+
 static int emit_grid(struct st_session *s, const struct st_output *out,
 		     const struct st_bench_grid *g, int *exit_code, int ret, struct st_error *err)
 {
 	struct st_bench_grid_report r = { .out = out, .g = g };
+	char title[64];
+	const struct st_session_writers w = { .write = st_bench_grid_report_write, .table = grid_table,
+					      .doc = grid_doc, .title = title };
+
+	snprintf(title, sizeof(title), "sandboxtime bench %s", g->bench);
 
 	if (g->interrupted_by)
 		*exit_code = ST_EXIT_SIGNAL_BASE + g->interrupted_by;
 	if (ret < 0)
 		return ret;
-	if (!out->quiet)
+	if (!out->quiet || out->svg || out->html)
 		st_host_collect(&s->report.host);
 	r.host = &s->report.host;
-	return st_session_emit(s, st_bench_grid_report_write, &r, err);
+	return st_session_emit(s, &w, &r, err);
 }
 
 static int bench_files(const struct st_bench_opts *o, const struct st_output *out, int *exit_code,

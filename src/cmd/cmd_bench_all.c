@@ -65,6 +65,34 @@ static json_t *all_json(const struct bench_all *a)
 			 "benches", benches, "skipped", skipped);
 }
 
+/* --html's table: every bench's plain table, whatever --format says. */
+static int all_table(const void *ctx, FILE *out, struct st_error *err)
+{
+	const struct bench_all *a = ctx;
+	struct st_bench_fork_report fr = { .out = a->out, .host = a->host, .b = &a->fork };
+	struct st_bench_grid_report files = { .out = a->out, .host = a->host, .g = &a->files.g };
+	struct st_bench_grid_report userns = { .out = a->out, .host = a->host, .g = &a->userns.g };
+
+	st_bench_write_table(&a->sys, out);
+	fputc('\n', out);
+	st_bench_write_table(&a->cpu, out);
+	fputc('\n', out);
+	if (a->fork_skipped[0])
+		fprintf(out, "bench fork skipped: %s\n", a->fork_skipped);
+	else
+		st_bench_fork_write_table(&fr, out, 0);
+	fputc('\n', out);
+	st_bench_grid_write_table(&files, out, 0);
+	fputc('\n', out);
+	st_bench_grid_write_table(&userns, out, 0);
+	return ferror(out) ? st_error_set(err, EIO, "bench all: the table") : 0;
+}
+
+static json_t *all_doc(const void *ctx)
+{
+	return all_json(ctx);
+}
+
 static int all_write(const void *ctx, FILE *out, struct st_error *err)
 {
 	const struct bench_all *a = ctx;
@@ -148,6 +176,8 @@ int st_cmd_bench_all(const struct st_bench_opts *o, const struct st_output *out,
 {
 	struct st_session s __attribute__((cleanup(st_session_end)));
 	struct bench_all *a __attribute__((cleanup(all_free))) = calloc(1, sizeof(*a));
+	const struct st_session_writers writers = { .write = all_write, .table = all_table,
+						    .doc = all_doc, .title = "sandboxtime bench all" };
 	int ret, sig = 0;
 
 	memset(&s, 0, sizeof(s));
@@ -164,11 +194,11 @@ int st_cmd_bench_all(const struct st_bench_opts *o, const struct st_output *out,
 		*exit_code = ST_EXIT_SIGNAL_BASE + sig;
 	if (ret < 0)
 		return ret;
-	if (!out->quiet)
+	if (!out->quiet || out->svg || out->html)
 		st_host_collect(&s.report.host);
 	a->out = out;
 	a->host = &s.report.host;
-	ret = st_session_emit(&s, all_write, a, err);
+	ret = st_session_emit(&s, &writers, a, err);
 	if (ret == 0)
 		*exit_code = ST_EXIT_OK;
 	return ret;

@@ -177,7 +177,7 @@ json_t *st_bench_grid_json(const struct st_bench_grid_report *r)
 			 "config", config_json(g), "rows", rows, "notes", g->summary, g->method, guard_note);
 }
 
-static void write_table(const struct st_bench_grid_report *r, FILE *out)
+int st_bench_grid_write_table(const struct st_bench_grid_report *r, FILE *out, unsigned int style)
 {
 	const struct st_bench_grid *g = r->g;
 
@@ -185,13 +185,13 @@ static void write_table(const struct st_bench_grid_report *r, FILE *out)
 	fprintf(out, "bench %s: %u rounds across %zu places after one warm-up round; %s per operation; %s; "
 		"x_first: the median over %s's\n\n", g->bench, g->repeat, g->nplaces, g->unit,
 		p95_shown(g) ? "p95" : "max: the slowest sample (p95 from 41 rounds)", g->places[0]);
-	st_table_header(out, ST_COLS(grid_cols), g);
-	fputc('\n', out);
+	st_text_header(out, style, ST_COLS(grid_cols), g);
 	FOR_EACH_ROW(g, row) {
-		st_table_row(out, ST_COLS(grid_cols), &row, g);
+		st_text_row(out, style, ST_COLS(grid_cols), &row, g);
 		fputc('\n', out);
 	}
 	fprintf(out, "\n%s\n", g->summary);
+	return 0;
 }
 
 int st_bench_grid_report_write(const void *ctx, FILE *out, struct st_error *err)
@@ -209,7 +209,7 @@ int st_bench_grid_report_write(const void *ctx, FILE *out, struct st_error *err)
 			st_csv_row(out, ST_COLS(grid_cols), &row, r->g);
 		break;
 	default:
-		write_table(r, out);
+		st_bench_grid_write_table(r, out, st_text_style(r->out, out));
 		break;
 	}
 	if (ferror(out))

@@ -19,7 +19,7 @@
 #include "sandboxtime/report_svg.h"
 #include "sandboxtime/svg.h"
 
-#define MAX_CHARTS 4
+#define MAX_CHARTS 8
 
 struct charts {
 	struct st_chart v[MAX_CHARTS];
@@ -221,17 +221,38 @@ static int netbench_charts(struct charts *cs, json_t *doc)
 	return 0;
 }
 
-/* bench syscall/cpu: op and place; bench fork: size and method. */
+/* bench files/userns (a grid): op and place, in the grid's own unit. */
+static const char *grid_axis(json_t *doc)
+{
+	const char *unit = json_string_value(json_object_get(json_object_get(doc, "config"), "unit"));
+
+	return unit && strcmp(unit, "ns") == 0 ? "nanoseconds (ns)" : "microseconds (µs)";
+}
+
+/*
+ * bench syscall/cpu: op and place; bench fork: size and method; bench
+ * files/userns: op and place; bench all: each of its benches in turn.
+ */
 static int bench_charts(struct charts *cs, json_t *doc)
 {
-	int is_fork = json_is_string(json_object_get(doc, "bench")) &&
-		   strcmp(json_string_value(json_object_get(doc, "bench")), "fork") == 0;
-	json_t *rows = json_object_get(doc, "rows"), *r;
-	struct st_chart *c = chart_new(cs, is_fork ? "Cost of starting a child, by parent size" :
-					    "Cost per operation", "microseconds (µs)",
-				       json_array_size(rows));
+	const char *bench = json_string_value(json_object_get(doc, "bench"));
+	int is_fork = bench && strcmp(bench, "fork") == 0;
+	json_t *rows = json_object_get(doc, "rows"), *r, *sub;
+	int is_grid = json_object_get(json_array_get(rows, 0), "per_op") != NULL;
+	struct st_chart *c;
 	size_t i;
 
+	if (json_is_array(json_object_get(doc, "benches"))) {
+		json_array_foreach(json_object_get(doc, "benches"), i, sub) {
+			int ret = bench_charts(cs, sub);
+
+			if (ret < 0)
+				return ret;
+		}
+		return 0;
+	}
+	c = chart_new(cs, is_fork ? "Cost of starting a child, by parent size" : "Cost per operation",
+		      is_grid ? grid_axis(doc) : "microseconds (µs)", json_array_size(rows));
 	if (!c)
 		return -ENOMEM;
 	c->note = "bar: median; whisker: min to p95";
@@ -244,9 +265,9 @@ static int bench_charts(struct charts *cs, json_t *doc)
 				 (long long)json_integer_value(json_object_get(r, "size_mb")),
 				 str(r, "method"));
 		else
-			snprintf(row->label, sizeof(row->label), "%s %s",
-				 str(r, "op"), str(r, "where"));
-		stats_bar(row, 0, json_object_get(r, is_fork ? "call_us" : "us"), 1);
+			snprintf(row->label, sizeof(row->label), "%s %s", str(r, "op"),
+				 str(r, is_grid ? "place" : "where"));
+		stats_bar(row, 0, json_object_get(r, is_fork ? "call_us" : is_grid ? "per_op" : "us"), 1);
 	}
 	return 0;
 }
