@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 
+#include "sandboxtime/cgroup_measure.h"
 #include "sandboxtime/error.h"
 #include "sandboxtime/measure.h"
 #include "sandboxtime/report_layers.h"
@@ -19,6 +20,7 @@ struct st_session {
 	int created_output; /* -o FILE did not exist: remove it if no report comes */
 	int report_written;
 	struct st_measurement m;
+	struct st_cgroup_measurement cgm; /* --cgroup: the cgroup layer's samples */
 	struct st_report report;
 };
 

@@ -548,6 +548,8 @@ int st_report_write_table(const struct st_report *r, FILE *out, int tty, struct 
 	} else {
 		if (r->m)
 			print_layers(r, out, tty);
+		if (r->cgroup)
+			st_report_cgroup_table(r->cgroup, out);
 		st_run_write_table(r, out);
 		for (size_t i = 0; i < r->nerrors; i++)
 			fprintf(out, "note: %s\n", r->errors[i]);
@@ -616,6 +618,8 @@ json_t *st_report_json(const struct st_report *r)
 	json_object_set_new(doc, "layers", layers_json(r));
 	if (r->m)
 		json_object_set_new(doc, "measurement", st_report_measurement_json(r->m));
+	if (r->cgroup)
+		json_object_set_new(doc, "cgroup_layer", st_report_cgroup_json(r->cgroup));
 	if (r->config->run)
 		st_run_json(doc, r);
 	for (size_t i = 0; i < r->nerrors; i++)
