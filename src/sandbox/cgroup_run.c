@@ -15,7 +15,6 @@
 #include <unistd.h>
 
 #include "sandboxtime/cgroup.h"
-#include "sandboxtime/spawn.h"
 #include "sandboxtime/util.h"
 
 /* Writes @value to the file @name of @dir; the error names both. */
