@@ -53,6 +53,8 @@ struct st_measure_opts {
 	int seed_given;
 	unsigned int cold_ms;
 	int alone;
+	int cgroup;                /* --cgroup: also measure the cgroup layer */
+	const char *cgroup_parent; /* --cgroup=PARENT */
 };
 
 /* A run (`sandboxtime -- CMD`) and `layers`: measuring, plus the sandbox a run builds. */
@@ -68,6 +70,8 @@ struct st_run_opts {
 	int no_new_privs;     /* --no-new-privileges[=true|false], default on */
 	const char *seccomp;  /* --seccomp=default|none|FILE */
 	const char *config;   /* --config: an OCI runtime-spec config.json */
+	int cgroup;           /* --cgroup[=PARENT]: the cgroup resource layer */
+	const char *cgroup_parent; /* PARENT, a cgroup path; NULL: our own cgroup */
 	unsigned int given;   /* ST_GIVEN_*: options on the command line win over --config */
 	char **argv; /* CMD and its arguments (run only) */
 	int watch;            /* layers --watch: measure until SIGINT, SIGTERM or SIGHUP */

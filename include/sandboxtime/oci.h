@@ -5,6 +5,7 @@
 #include <jansson.h>
 #include <stdint.h>
 
+#include "sandboxtime/cgroup.h"
 #include "sandboxtime/error.h"
 #include "sandboxtime/ns_join.h"
 #include "sandboxtime/ns_mount.h"
@@ -20,7 +21,8 @@
  * uts, ipc, pid, cgroup and time for the clone),
  * linux.uidMappings/gidMappings (0 -> the caller's id, one id), linux.sysctl
  * (namespaced keys), linux.maskedPaths/readonlyPaths, linux.seccomp,
- * linux.resources (only the deny-all device rule), root (path, readonly;
+ * linux.resources (memory.limit, pids.limit, cpu shares/quota/period, and
+ * the deny-all device rule), linux.cgroupsPath, root (path, readonly;
  * relative to the file's directory) and mounts (mount.h's types). Any other
  * key is refused, naming it. Options given on the command line win over the
  * file.
@@ -45,6 +47,8 @@ struct st_oci {
 	size_t nsysctl;
 	int has_maps;              /* uidMappings/gidMappings: 0 -> caller, size 1 */
 	struct st_mount_plan mounts; /* root, mounts, masked and read-only paths */
+	struct st_cgroup_spec cgroup; /* resources' limits, cgroupsPath (enabled: either) */
+	char *cgroups_path;           /* owns cgroup.path */
 };
 
 /*

@@ -15,6 +15,8 @@
 #include "sandboxtime/output.h"
 
 struct st_steps;
+struct st_cgroup_measurement;
+struct st_cgroup;
 struct st_workload;
 struct st_net_plan;
 struct st_hardening;
@@ -48,6 +50,8 @@ struct st_report {
 	unsigned int unavailable;           /* asked, but the kernel refused them */
 	int layer_errnum[ST_LAYER_COUNT];   /* why, for each unavailable layer */
 	const struct st_measurement *m;     /* NULL: nothing measured (--repeat=0) */
+	const struct st_cgroup_measurement *cgroup; /* --cgroup measured, or NULL */
+	const struct st_cgroup *cgroup_run; /* the run's cgroup (paths, mode), or NULL */
 	const struct st_steps *steps;       /* NULL for `layers` */
 	const struct st_workload *workload; /* NULL for `layers`, or CMD never ran */
 	const struct st_net_plan *net;      /* NULL for `layers` */
@@ -94,5 +98,12 @@ json_t *st_report_measurement_json(const struct st_measurement *m);
  */
 int st_report_increment_text(const struct st_measurement *m, size_t i, enum st_figure fig,
 			     char *buf, size_t len);
+
+/* report_cgroup.c: the cgroup layer's table section and its JSON ("cgroup_layer"). */
+void st_report_cgroup_table(const struct st_cgroup_measurement *cm, FILE *out);
+json_t *st_report_cgroup_json(const struct st_cgroup_measurement *cm);
+/* A run's "cgroup": {mode, paths, born_into}, and its table line. */
+json_t *st_report_cgroup_run_json(const struct st_cgroup *cg);
+void st_report_cgroup_run_table(const struct st_cgroup *cg, FILE *out);
 
 #endif

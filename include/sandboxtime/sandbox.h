@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <sys/resource.h>
 
+#include "sandboxtime/cgroup.h"
 #include "sandboxtime/error.h"
 #include "sandboxtime/init.h"
 #include "sandboxtime/ns_join.h"
@@ -27,6 +28,7 @@ struct st_sandbox_config {
 	const struct st_ns_join *joins; /* namespaces joined for the clone (config's paths) */
 	size_t njoins;
 	struct st_exec_spec exec;      /* the workload: argv, env, cwd, hardening */
+	struct st_cgroup *cgroup;      /* the cgroup layer's plan, or NULL: none */
 };
 
 struct st_workload {

@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 
+#include "sandboxtime/cgroup_measure.h"
 #include "sandboxtime/error.h"
 #include "sandboxtime/measure.h"
 #include "sandboxtime/report_layers.h"
@@ -22,6 +23,7 @@ struct st_session {
 	int created_svg, created_html;
 	int charts_written;
 	struct st_measurement m;
+	struct st_cgroup_measurement cgm; /* --cgroup: the cgroup layer's samples */
 	struct st_report report;
 };
 

@@ -20,6 +20,9 @@
  */
 pid_t st_clone3(uint64_t flags, struct st_error *err);
 
+/* The same, born into the cgroup directory @cgroup_fd (CLONE_INTO_CGROUP); -1: none. */
+pid_t st_clone3_cgroup(uint64_t flags, int cgroup_fd, struct st_error *err);
+
 /* "clone3", or "clone" where st_clone3() falls back (so a report can say so). */
 const char *st_clone_call(void);
 

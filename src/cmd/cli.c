@@ -49,7 +49,7 @@ static const char usage_head[] =
 	"Usage:\n"
 	" sandboxtime [OPTIONS] -- CMD [ARG...]   build the sandbox layer by layer, time it, run CMD in it\n"
 	" sandboxtime layers [OPTIONS]            only measure the layers (no workload)\n"
-	" sandboxtime cleanup [--dry-run]         delete stv<pid>/stbr<pid> links of a killed sandboxtime\n"
+	" sandboxtime cleanup [--dry-run]         delete the links and cgroups a killed sandboxtime left\n"
 	" sandboxtime orphans [OPTIONS]           find network namespaces no process lives in any more\n"
 	" sandboxtime netbench [OPTIONS]          TCP throughput and latency: loopback vs veth vs bridge\n"
 	" sandboxtime bench syscall [OPTIONS]     syscall cost on the host, in a sandbox, with seccomp\n"

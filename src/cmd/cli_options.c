@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "sandboxtime/bench_files.h"
+#include "sandboxtime/cgroup.h"
 #include "sandboxtime/cli.h"
 #include "sandboxtime/cli_parse.h"
 #include "sandboxtime/compiler.h"
@@ -365,6 +366,15 @@ static int parse_config(struct st_opts *o, const char *arg, struct st_error *err
 	return 0;
 }
 
+static int parse_cgroup(struct st_opts *o, const char *arg, struct st_error *err)
+{
+	o->run.cgroup = 1;
+	o->run.cgroup_parent = arg;
+	o->run.measure.cgroup = 1;
+	o->run.measure.cgroup_parent = arg;
+	return arg ? st_cgroup_path_check("--cgroup", arg, 1, err) : 0;
+}
+
 static int parse_dry_run(struct st_opts *o, const char *arg, struct st_error *err)
 {
 	*(o->command == ST_CMD_ORPHANS ? &o->orphans.dry_run : &o->cleanup.dry_run) = 1;
@@ -562,6 +572,11 @@ const struct st_cli_option st_cli_options[] = {
 	  "default (built in), none, or an OCI/Docker JSON profile file", parse_seccomp, 0, NULL, NULL },
 	{ "config", 0, ARG, RUN, "FILE",
 	  "read an OCI runtime-spec config.json (options given here win)", parse_config, 0, NULL, NULL },
+	{ "cgroup", 0, optional_argument, RUN | LAYERS, "PARENT",
+	  "run in a cgroup of its own, sandboxtime-PID, made under\n"
+	  "PARENT (a cgroup path; default: sandboxtime's own cgroup)\n"
+	  "with the config's linux.resources limits; and measure the\n"
+	  "cgroup layer (mkdir, limits, attach, rmdir, the free)", parse_cgroup, 0, NULL, NULL },
 	{ "dry-run", 0, NOARG, CLEANUP | ORPHANS, NULL,
 	  "cleanup, orphans --cleanup: list what would be deleted,\n"
 	  "delete nothing", parse_dry_run, 0, NULL, NULL },

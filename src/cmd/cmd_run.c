@@ -152,6 +152,39 @@ static int check_config_layers(const struct st_run_opts *o, const struct st_oci 
 	return 0;
 }
 
+/*
+ * The cgroup layer, when --cgroup or the config asks for it: planned before
+ * anything is measured, so that a parent that does not exist costs nothing.
+ * Rootless without a delegated cgroup it is unavailable: said once (even with
+ * -q), and the run goes on without it.
+ */
+static int plan_cgroup(const struct st_run_opts *o, const struct st_oci *oci, struct st_session *s,
+		       struct st_cgroup *cg, struct st_cgroup **out, struct st_error *err)
+{
+	struct st_cgroup_spec spec = oci->cgroup;
+	struct st_error why = { 0 };
+	char line[2 * ST_ERROR_MSG_MAX];
+
+	*out = NULL;
+	spec.enabled |= o->cgroup;
+	spec.parent = o->cgroup_parent;
+	if (!spec.enabled)
+		return 0;
+	if (st_cgroup_plan(&spec, cg, &why) == 0) {
+		*out = cg;
+		return 0;
+	}
+	if (!s->report.host.rootless) {
+		*err = why;
+		return -why.errnum;
+	}
+	st_error_format(&why, line, sizeof(line));
+	/* Even with -q: the limits the config asked for are not there. */
+	fprintf(stderr, "sandboxtime: warning: cgroup layer unavailable: %s\n", line);
+	st_report_add_error(&s->report, "cgroup layer unavailable: %s", line);
+	return 0;
+}
+
 /* The sandbox to build: the options, the config file's process, the decided layers and wiring. */
 static void sandbox_config(const struct st_run_opts *o, const struct st_oci *oci,
 			   const struct st_session *s, const struct st_net_plan *net,
@@ -181,12 +214,13 @@ static void sandbox_config(const struct st_run_opts *o, const struct st_oci *oci
 /* What the run did goes into the report, and what it may have left behind to stderr too. */
 static void record_run(struct st_session *s, const struct st_run_opts *o, const struct st_steps *steps,
 		       const struct st_workload *w, const struct st_net_plan *net,
-		       const struct st_hardening *harden)
+		       const struct st_hardening *harden, const struct st_cgroup *cgroup)
 {
 	s->report.steps = steps;
 	s->report.workload = w;
 	s->report.net = net;
 	s->report.harden = harden;
+	s->report.cgroup_run = cgroup;
 	if (w->killed_after_grace)
 		st_report_add_error(&s->report, "the sandbox outlived --kill-after=%u s after a terminating signal and was killed",
 				    o->kill_after_s);
@@ -238,6 +272,7 @@ int st_cmd_run(const struct st_run_opts *cli, const struct st_output *output, in
 	struct st_net_plan net __attribute__((cleanup(st_net_plan_release))) = { .join_fd = -1 };
 	struct st_seccomp sc __attribute__((cleanup(st_seccomp_free))) = { .prog = NULL };
 	struct st_net_steps net_steps __attribute__((cleanup(st_net_steps_free))) = { .n = 0 };
+	struct st_cgroup cgroup = { .v2_fd = -1 };
 	struct st_workload w;
 	int ret;
 
@@ -254,6 +289,8 @@ int st_cmd_run(const struct st_run_opts *cli, const struct st_output *output, in
 	/* Names and addresses are checked before measuring, so bad input costs nothing. */
 	if (ret == 0)
 		ret = st_net_plan(&o->net, s.report.host.rootless, &net, err);
+	if (ret == 0)
+		ret = plan_cgroup(o, &oci, &s, &cgroup, &cfg.cgroup, err);
 	if (ret == 0)
 		ret = prepare_hardening(o, &oci, &cfg.exec.harden, &sc, &steps, &s.report, err);
 	/*
@@ -286,7 +323,7 @@ int st_cmd_run(const struct st_run_opts *cli, const struct st_output *output, in
 			*exit_code = w.exit_code;
 		return ret;
 	}
-	record_run(&s, o, &steps, &w, &net, &cfg.exec.harden);
+	record_run(&s, o, &steps, &w, &net, &cfg.exec.harden, cfg.cgroup);
 	ret = st_session_report(&s, err);
 	/* The workload's status wins: a lost report must not hide its failure. */
 	*exit_code = ret < 0 && w.exit_code == 0 ? ST_EXIT_FAILURE : w.exit_code;

@@ -236,8 +236,15 @@ int st_session_measure(struct st_session *s, struct st_error *err)
 		cfg.progress = st_report_progress;
 	ret = st_measure_run(&cfg, &s->m, err);
 	st_report_progress_done();
+	if (ret == 0 && o->cgroup)
+		ret = st_cgroup_measure(o->warmup, o->repeat, o->cgroup_parent, &s->cgm, &s->m.interrupted_by, err);
 	if (ret == 0)
 		s->report.m = &s->m;
+	if (ret == 0 && o->cgroup)
+		s->report.cgroup = &s->cgm;
+	/* A run says it once, when it plans its own cgroup. */
+	if (ret == 0 && o->cgroup && !s->cgm.available && !s->config.run)
+		st_report_add_error(&s->report, "cgroup layer unavailable: %s", s->cgm.reason);
 	if (ret == 0 && s->m.deferred_errnum)
 		st_report_add_error(&s->report, "deferred teardown unavailable: %s", s->m.deferred_reason);
 	return ret;
@@ -362,6 +369,7 @@ void st_session_end(struct st_session *s)
 	st_measurement_free(&s->m);
 	close_file(&s->svg, s->created_svg, s->charts_written, s->output ? s->output->svg : NULL);
 	close_file(&s->html, s->created_html, s->charts_written, s->output ? s->output->html : NULL);
+	st_cgroup_measurement_free(&s->cgm);
 	/* The standard streams are main's (compare writes to stdout). */
 	if (s->out && s->out != stderr && s->out != stdout) {
 		fclose(s->out);

@@ -554,11 +554,13 @@ int st_report_write_table(const struct st_report *r, FILE *out, unsigned int sty
 		st_bench_write_table(r->bench, out);
 		st_text_fence(out, style, 0);
 	} else {
-		unsigned int run = r->steps || r->net || r->harden || r->workload ? style : 0;
+		unsigned int run = r->steps || r->net || r->harden || r->workload || r->cgroup ? style : 0;
 
 		if (r->m)
 			print_layers(r, out, style);
 		st_text_fence(out, run, 1);
+		if (r->cgroup)
+			st_report_cgroup_table(r->cgroup, out);
 		st_run_write_table(r, out);
 		st_text_fence(out, run, 0);
 		for (size_t i = 0; i < r->nerrors; i++)
@@ -628,6 +630,8 @@ json_t *st_report_json(const struct st_report *r)
 	json_object_set_new(doc, "layers", layers_json(r));
 	if (r->m)
 		json_object_set_new(doc, "measurement", st_report_measurement_json(r->m));
+	if (r->cgroup)
+		json_object_set_new(doc, "cgroup_layer", st_report_cgroup_json(r->cgroup));
 	if (r->config->run)
 		st_run_json(doc, r);
 	for (size_t i = 0; i < r->nerrors; i++)

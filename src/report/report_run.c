@@ -135,6 +135,8 @@ void st_run_json(json_t *doc, const struct st_report *r)
 	if (r->harden)
 		json_object_set_new(doc, "security",
 				    security_json(r->harden, !!(r->mask & ST_LAYER_BIT(ST_LAYER_USER))));
+	if (r->cgroup_run)
+		json_object_set_new(doc, "cgroup", st_report_cgroup_run_json(r->cgroup_run));
 	json_object_set_new(doc, "workload", r->workload ? workload_json(r->config, r->workload) : json_null());
 }
 
@@ -214,6 +216,8 @@ void st_run_write_table(const struct st_report *r, FILE *out)
 		print_steps(r->steps, out);
 	if (r->net)
 		print_network(r->net, out);
+	if (r->cgroup_run)
+		st_report_cgroup_run_table(r->cgroup_run, out);
 	if (r->net_steps)
 		print_net_steps(r->net_steps, out);
 	if (r->harden)

@@ -299,6 +299,7 @@ void st_oci_free(struct st_oci *o)
 	free(o->cwd);
 	free(o->hostname);
 	free(o->net_path);
+	free(o->cgroups_path);
 	for (size_t i = 0; i < o->njoins; i++)
 		free(o->joins[i].path);
 	json_decref(o->seccomp);

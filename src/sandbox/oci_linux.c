@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
  * config.json's linux object: namespaces, id mappings, sysctl, masked and
- * read-only paths, resources (the device rule only) and seccomp.
+ * read-only paths, resources (memory, pids and cpu limits, the device rule),
+ * cgroupsPath and seccomp.
  */
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "sandboxtime/cgroup.h"
 #include "sandboxtime/layer.h"
 #include "sandboxtime/oci_parse.h"
 
@@ -14,7 +16,7 @@
 
 static const char *const known_linux[] = { "namespaces",  "seccomp",	   "maskedPaths",
 					   "readonlyPaths", "sysctl",	   "resources",
-					   "uidMappings", "gidMappings" };
+					   "uidMappings", "gidMappings", "cgroupsPath" };
 
 /* OCI's namespace types, and the layer each one is. */
 static const struct {
@@ -157,24 +159,15 @@ static int read_sysctl(json_t *obj, const char *file, struct st_oci *o, struct s
 	return 0;
 }
 
-/*
- * No cgroup layer yet (issue 13.2): of resources, only runc spec's device
- * rule, deny everything, which the /dev sandboxtime makes already meets
- * (only the default devices, which runc allows too, are in it).
- */
-static int read_resources(json_t *r, const char *file, struct st_error *err)
+/* runc spec's device rule, deny everything, which the /dev sandboxtime makes meets. */
+static int read_devices(json_t *devs, const char *file, struct st_error *err)
 {
-	static const char *const known[] = { "devices" };
 	static const char *const rule[] = { "allow", "access" };
-	json_t *devs = json_object_get(r, "devices"), *v;
 	char where[64];
 	size_t i;
+	json_t *v;
 
-	if (!json_is_object(r))
-		return bad(err, file, ".linux.resources", "must be an object");
-	if (st_oci_check_keys(r, file, ".linux.resources", known, ARRAY_SIZE(known), err) < 0)
-		return -EINVAL;
-	if (devs && !json_is_array(devs))
+	if (!json_is_array(devs))
 		return bad(err, file, ".linux.resources.devices", "must be an array");
 	json_array_foreach(devs, i, v) {
 		snprintf(where, sizeof(where), ".linux.resources.devices[%zu]", i);
@@ -189,13 +182,123 @@ static int read_resources(json_t *r, const char *file, struct st_error *err)
 	return 0;
 }
 
+/* An int64 limit: -1 is unlimited, else in [min, max]. */
+static int read_limit(json_t *v, const char *file, const char *where, long long min, long long max,
+		      int64_t *out, struct st_error *err)
+{
+	long long x;
+
+	if (json_is_integer(v) && json_integer_value(v) == -1) {
+		*out = -1;
+		return 0;
+	}
+	if (st_oci_int(v, file, where, min, max, &x, err) < 0)
+		return -EINVAL;
+	*out = x;
+	return 0;
+}
+
+/* One of memory, pids, cpu: an object of the keys @known only; each read as a limit. */
+static int read_group(json_t *r, const char *file, const char *name, const char *const *known,
+		      size_t nknown, json_t **vals, struct st_error *err)
+{
+	json_t *g = json_object_get(r, name);
+	char where[64];
+
+	snprintf(where, sizeof(where), ".linux.resources.%s", name);
+	for (size_t i = 0; i < nknown; i++)
+		vals[i] = NULL;
+	if (!g)
+		return 0;
+	if (!json_is_object(g))
+		return bad(err, file, where, "must be an object");
+	if (st_oci_check_keys(g, file, where, known, nknown, err) < 0)
+		return -EINVAL;
+	for (size_t i = 0; i < nknown; i++)
+		vals[i] = json_object_get(g, known[i]);
+	return 0;
+}
+
+static int read_cpu(json_t *r, const char *file, struct st_cgroup_limits *l, struct st_error *err)
+{
+	static const char *const known[] = { "shares", "quota", "period" };
+	json_t *v[3];
+	int64_t x = 0;
+
+	if (read_group(r, file, "cpu", known, 3, v, err) < 0)
+		return -EINVAL;
+	if (v[0] && read_limit(v[0], file, ".linux.resources.cpu.shares", 2, 262144, &x, err) < 0)
+		return -EINVAL;
+	l->cpu_shares = x > 0 ? (uint64_t)x : 0;
+	/* The kernel's bounds: a quota of at least 1 ms, a period of 1 ms to 1 s. */
+	if (v[1] && read_limit(v[1], file, ".linux.resources.cpu.quota", 1000, INT64_MAX / 1000,
+			       &l->cpu_quota, err) < 0)
+		return -EINVAL;
+	x = 0;
+	if (v[2] && read_limit(v[2], file, ".linux.resources.cpu.period", 1000, 1000000, &x, err) < 0)
+		return -EINVAL;
+	if (x < 0)
+		return bad(err, file, ".linux.resources.cpu.period", "must be 1000 to 1000000 (us)");
+	l->cpu_period = (uint64_t)x;
+	return 0;
+}
+
+/*
+ * The limits the cgroup layer writes (memory.limit, pids.limit, cpu.shares,
+ * quota, period), and the device rule. Any other key is refused by name: a
+ * limit silently not applied would be a sandbox weaker than its file says.
+ */
+static int read_resources(json_t *r, const char *file, struct st_oci *o, struct st_error *err)
+{
+	static const char *const known[] = { "devices", "memory", "pids", "cpu" };
+	static const char *const mem[] = { "limit" }, *const pids[] = { "limit" };
+	struct st_cgroup_limits *l = &o->cgroup.lim;
+	json_t *v;
+
+	if (!json_is_object(r))
+		return bad(err, file, ".linux.resources", "must be an object");
+	if (st_oci_check_keys(r, file, ".linux.resources", known, ARRAY_SIZE(known), err) < 0)
+		return -EINVAL;
+	if ((v = json_object_get(r, "devices")) && read_devices(v, file, err) < 0)
+		return -EINVAL;
+	if (read_group(r, file, "memory", mem, 1, &v, err) < 0 ||
+	    (v && read_limit(v, file, ".linux.resources.memory.limit", 4096, INT64_MAX, &l->memory, err) < 0))
+		return -EINVAL;
+	if (read_group(r, file, "pids", pids, 1, &v, err) < 0 ||
+	    (v && read_limit(v, file, ".linux.resources.pids.limit", 1, 4194304, &l->pids, err) < 0))
+		return -EINVAL;
+	if (read_cpu(r, file, l, err) < 0)
+		return -EINVAL;
+	o->cgroup.enabled |= l->memory || l->pids || l->cpu_quota || l->cpu_period || l->cpu_shares;
+	return 0;
+}
+
+/* linux.cgroupsPath: absolute (from the hierarchy's root) or relative (to PARENT). */
+static int read_cgroups_path(json_t *v, const char *file, struct st_oci *o, struct st_error *err)
+{
+	const char *p = json_string_value(v);
+
+	if (!p)
+		return bad(err, file, ".linux.cgroupsPath", "must be a string");
+	if (st_cgroup_path_check(".linux.cgroupsPath", p, 0, err) < 0)
+		return st_error_wrap(err, "%s", file);
+	o->cgroups_path = strdup(p);
+	if (!o->cgroups_path)
+		return st_error_set(err, ENOMEM, "%s", file);
+	o->cgroup.path = o->cgroups_path;
+	o->cgroup.enabled = 1;
+	return 0;
+}
+
 static int read_more(json_t *l, const char *file, struct st_oci *o, struct st_error *err)
 {
 	json_t *v;
 
 	if ((v = json_object_get(l, "sysctl")) && read_sysctl(v, file, o, err) < 0)
 		return -EINVAL;
-	if ((v = json_object_get(l, "resources")) && read_resources(v, file, err) < 0)
+	if ((v = json_object_get(l, "resources")) && read_resources(v, file, o, err) < 0)
+		return -EINVAL;
+	if ((v = json_object_get(l, "cgroupsPath")) && read_cgroups_path(v, file, o, err) < 0)
 		return -EINVAL;
 	if ((v = json_object_get(l, "maskedPaths")) &&
 	    read_paths(v, file, ".linux.maskedPaths", &o->mounts.masked, err) < 0)

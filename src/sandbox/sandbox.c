@@ -206,6 +206,17 @@ static void unwire(const struct st_sandbox_config *cfg, struct outside *o, struc
 	closep(&o->held_fd);
 }
 
+/* A cgroup that could not be removed is a warning, as a link that could not be deleted. */
+static void remove_cgroup(struct st_cgroup *cg, struct st_steps *steps, struct st_workload *w)
+{
+	struct st_error err = { 0 };
+
+	if (st_cgroup_remove(cg, steps, &err) < 0 && !w->teardown_error[0]) {
+		st_error_hint(&err, "sandboxtime cleanup removes it");
+		st_error_format(&err, w->teardown_error, sizeof(w->teardown_error));
+	}
+}
+
 static int run(const struct st_sandbox_config *cfg, int own_pid_ns, struct outside *o,
 	       struct st_steps *steps,
 	       struct st_workload *w, struct st_error *err)
@@ -247,7 +258,8 @@ static int run(const struct st_sandbox_config *cfg, int own_pid_ns, struct outsi
 	t0 = st_now_ns();
 	pid = st_fault("clone", err);
 	if (pid == 0)
-		pid = st_clone3(st_layer_flags(cfg->mask), err);
+		pid = st_clone3_cgroup(st_layer_flags(cfg->mask),
+				       cfg->cgroup && cfg->cgroup->into_clone ? cfg->cgroup->v2_fd : -1, err);
 	if (pid == 0)
 		sandbox_child(cfg, &ch);
 	if (pid > 0)
@@ -266,7 +278,11 @@ static int run(const struct st_sandbox_config *cfg, int own_pid_ns, struct outsi
 	closep(&ch.report_wr);
 	closep(&ch.exec_wr);
 
-	ret = configure_user(cfg, pid, steps, err);
+	/* Before the child is released: nothing it does escapes the limits. */
+	if (cfg->cgroup)
+		ret = st_cgroup_attach(cfg->cgroup, pid, steps, err);
+	if (ret == 0)
+		ret = configure_user(cfg, pid, steps, err);
 	if (ret == 0 && (cfg->mask & ST_LAYER_BIT(ST_LAYER_NET)) && st_net_wired(cfg->net->mode) &&
 	    !cfg->net->simulated_host)
 		ret = wire_host(cfg, pid, o, steps, err);
@@ -302,11 +318,16 @@ int st_sandbox_run(const struct st_sandbox_config *cfg, struct st_steps *steps,
 	int ret;
 
 	memset(w, 0, sizeof(*w));
-	ret = run(cfg, own_pid_ns, &o, steps, w, err);
+	ret = cfg->cgroup ? st_cgroup_create(cfg->cgroup, steps, err) : 0;
+	if (ret == 0)
+		ret = run(cfg, own_pid_ns, &o, steps, w, err);
 	unwire(cfg, &o, steps, w);
 	if (!own_pid_ns) {
 		st_kill_children();
 		prctl(PR_SET_CHILD_SUBREAPER, 0);
 	}
+	/* Last: a cgroup can go only once nothing lives in it. */
+	if (cfg->cgroup)
+		remove_cgroup(cfg->cgroup, steps, w);
 	return ret;
 }

@@ -10,12 +10,22 @@
 
 pid_t st_clone3(uint64_t flags, struct st_error *err)
 {
+	return st_clone3_cgroup(flags, -1, err);
+}
+
+pid_t st_clone3_cgroup(uint64_t flags, int cgroup_fd, struct st_error *err)
+{
 	struct clone_args args;
 	long pid;
 
 	memset(&args, 0, sizeof(args));
 	args.flags = flags;
 	args.exit_signal = SIGCHLD;
+	if (cgroup_fd >= 0) {
+		/* Linux 5.7: born in the cgroup, never counted in ours. */
+		args.flags |= CLONE_INTO_CGROUP;
+		args.cgroup = (uint64_t)cgroup_fd;
+	}
 	pid = syscall(SYS_clone3, &args, sizeof(args));
 	/*
 	 * ENOSYS: Linux before 5.3, a seccomp profile that hides clone3 (as

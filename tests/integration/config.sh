@@ -56,9 +56,9 @@ t_unsupported_refused() {
 	dir=$(mktemp -d)
 	printf '%s' '{"root":{"path":"/"},"process":{"args":["true"],"consoleSize":{"height":1,"width":1}}}' > "$dir/console.json"
 	printf '%s' '{"root":{"path":"/"},"process":{"args":["true"]},"hooks":{}}' > "$dir/hooks.json"
-	printf '%s' '{"root":{"path":"/"},"process":{"args":["true"]},"linux":{"resources":{"memory":{"limit":1}}}}' > "$dir/resources.json"
+	printf '%s' '{"root":{"path":"/"},"process":{"args":["true"]},"linux":{"resources":{"blockIO":{"weight":10}}}}' > "$dir/resources.json"
 	for f in console:'.process: "consoleSize" is not supported' hooks:'.: "hooks" is not supported' \
-		resources:'.linux.resources: "memory" is not supported'; do
+		resources:'.linux.resources: "blockIO" is not supported'; do
 		out=$("$ST_BIN" --repeat=0 -q --config="$dir/${f%%:*}.json" 2>&1); rc=$?
 		[ $rc -eq 125 ] || { echo "${f%%:*}: exit $rc"; rm -rf "$dir"; return 1; }
 		printf '%s\n' "$out" | head -1 | grep -qF "$dir/${f%%:*}.json: ${f#*:}" || { echo "${f%%:*}: $out"; rm -rf "$dir"; return 1; }

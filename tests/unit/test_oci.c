@@ -242,6 +242,60 @@ static void test_process_and_linux(void **state)
 }
 
 /* Bad values and unsupported keys: refused, with the JSON path in the message. */
+/* linux.resources and cgroupsPath: the cgroup layer's limits, read and checked. */
+static void test_resources(void **state)
+{
+	struct st_error err = { 0 };
+	struct st_oci o;
+
+	assert_int_equal(load(ROOT "\"linux\": {\"cgroupsPath\": \"box/inner\", \"resources\": {"
+			      "\"devices\": [{\"allow\": false, \"access\": \"rwm\"}],"
+			      "\"memory\": {\"limit\": 67108864}, \"pids\": {\"limit\": 5},"
+			      "\"cpu\": {\"shares\": 512, \"quota\": 50000, \"period\": 100000}}}}",
+			      &o, &err),
+			 0);
+	assert_true(o.cgroup.enabled);
+	assert_string_equal(o.cgroup.path, "box/inner");
+	assert_int_equal(o.cgroup.lim.memory, 67108864);
+	assert_int_equal(o.cgroup.lim.pids, 5);
+	assert_int_equal(o.cgroup.lim.cpu_shares, 512);
+	assert_int_equal(o.cgroup.lim.cpu_quota, 50000);
+	assert_int_equal(o.cgroup.lim.cpu_period, 100000);
+	st_oci_free(&o);
+	/* -1 is unlimited; runc spec's device rule alone asks for no cgroup. */
+	assert_int_equal(load(ROOT "\"linux\": {\"resources\": {\"memory\": {\"limit\": -1}}}}", &o, &err), 0);
+	assert_int_equal(o.cgroup.lim.memory, -1);
+	assert_true(o.cgroup.enabled);
+	st_oci_free(&o);
+	assert_int_equal(load(ROOT "\"linux\": {\"resources\": {\"devices\": [{\"allow\": false}]}}}", &o, &err), 0);
+	assert_false(o.cgroup.enabled);
+	st_oci_free(&o);
+}
+
+static void test_resources_errors(void **state)
+{
+	expect_bad(ROOT "\"linux\": {\"cgroupsPath\": \"a/../../b\"}}",
+		   ".linux.cgroupsPath: 'a/../../b' has a '..' component");
+	expect_bad(ROOT "\"linux\": {\"cgroupsPath\": \"system.slice:x:y\"}}", "slice:prefix:name");
+	expect_bad(ROOT "\"linux\": {\"cgroupsPath\": 7}}", ".linux.cgroupsPath: must be a string");
+	expect_bad(ROOT "\"linux\": {\"resources\": {\"blockIO\": {}}}}",
+		   ".linux.resources: \"blockIO\" is not supported");
+	expect_bad(ROOT "\"linux\": {\"resources\": {\"memory\": {\"limit\": 1, \"swap\": 2}}}}",
+		   ".linux.resources.memory: \"swap\" is not supported");
+	expect_bad(ROOT "\"linux\": {\"resources\": {\"memory\": {\"limit\": 100}}}}",
+		   ".linux.resources.memory.limit: must be an integer from 4096");
+	expect_bad(ROOT "\"linux\": {\"resources\": {\"pids\": {\"limit\": 0}}}}",
+		   ".linux.resources.pids.limit: must be an integer from 1");
+	expect_bad(ROOT "\"linux\": {\"resources\": {\"cpu\": {\"cpus\": \"0\"}}}}",
+		   ".linux.resources.cpu: \"cpus\" is not supported");
+	expect_bad(ROOT "\"linux\": {\"resources\": {\"cpu\": {\"period\": 10}}}}",
+		   ".linux.resources.cpu.period: must be an integer from 1000 to 1000000");
+	expect_bad(ROOT "\"linux\": {\"resources\": {\"cpu\": {\"period\": -1}}}}",
+		   ".linux.resources.cpu.period: must be 1000 to 1000000");
+	expect_bad(ROOT "\"linux\": {\"resources\": {\"pids\": 5}}}",
+		   ".linux.resources.pids: must be an object");
+}
+
 static void test_process_and_linux_errors(void **state)
 {
 	expect_bad(ROOT "\"process\": {\"rlimits\": [{\"type\": \"RLIMIT_FOO\", \"soft\": 1, "
@@ -279,7 +333,7 @@ static void test_process_and_linux_errors(void **state)
 		   ".linux.namespaces[0].path: joining a mount namespace is not supported");
 	expect_bad(ROOT "\"linux\": {\"namespaces\": [{\"type\": \"ipc\", \"path\": \"x\"}]}}",
 		   ".linux.namespaces[0].path: must be an absolute path");
-	expect_bad(ROOT "\"linux\": {\"cgroupsPath\": \"/x\"}}", ".linux: \"cgroupsPath\" is not supported");
+	expect_bad(ROOT "\"linux\": {\"intelRdt\": {}}}", ".linux: \"intelRdt\" is not supported");
 	expect_bad(ROOT "\"hooks\": {}}", ".: \"hooks\" is not supported");
 }
 
@@ -290,7 +344,8 @@ int main(void)
 		cmocka_unit_test(test_mounts),	      cmocka_unit_test(test_mount_errors),
 		cmocka_unit_test(test_mount_helpers), cmocka_unit_test(test_mount_types),
 		cmocka_unit_test(test_process_and_linux), cmocka_unit_test(test_process_and_linux_errors),
-		cmocka_unit_test(test_join_paths),
+		cmocka_unit_test(test_join_paths), cmocka_unit_test(test_resources),
+		cmocka_unit_test(test_resources_errors),
 	};
 
 	return cmocka_run_group_tests_name("oci", tests, NULL, NULL);
