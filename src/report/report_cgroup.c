@@ -5,6 +5,7 @@
  * table under the layers and in JSON as "cgroup_layer". CSV has one row per
  * layer set and no room for it: there it is left out.
  */
+#include <stdint.h>
 #include <stdio.h>
 
 #include "sandboxtime/cgroup.h"
@@ -15,13 +16,19 @@
 void st_report_cgroup_table(const struct st_cgroup_measurement *cm, FILE *out)
 {
 	char head[40];
+	size_t fewest = SIZE_MAX;
 
 	if (!cm->available) {
 		fprintf(out, "%-12s unavailable: %s\n", "cgroup", cm->reason);
 		return;
 	}
+	/* Too few samples for a p95 that says more than the maximum: the column says max. */
+	for (int f = 0; f < ST_CGM_COUNT; f++)
+		if (cm->fig[f].n && cm->fig[f].n < fewest)
+			fewest = cm->fig[f].n;
 	snprintf(head, sizeof(head), "CGROUP LAYER (%s, us)", cm->mode);
-	fprintf(out, "\n%-24s %9s %9s %9s %9s %9s %5s\n", head, "min", "median", "p95", "mean",
+	fprintf(out, "\n%-24s %9s %9s %9s %9s %9s %5s\n", head, "min", "median",
+		fewest != SIZE_MAX && !st_stats_p95_meaningful(fewest) ? "max" : "p95", "mean",
 		"stddev", "n");
 	for (int f = 0; f < ST_CGM_COUNT; f++) {
 		struct st_stats s;
