@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include <string.h>
 
+#include "sandboxtime/bench_churn.h"
 #include "sandboxtime/bench_fork.h"
 #include "sandboxtime/bench_syscall.h"
 #include "sandboxtime/cmd.h"
+#include "sandboxtime/report_bench_churn.h"
 #include "sandboxtime/report_bench_fork.h"
 #include "sandboxtime/session.h"
 
@@ -39,6 +41,38 @@ static int bench_fork(const struct st_bench_opts *o, const struct st_output *out
 	return st_session_emit(&s, st_bench_fork_report_write, &r, err);
 }
 
+/*
+ * bench churn: the machine's limits are checked before the session opens -o
+ * or probes a layer; a signal stops it with 128+N after everything it made
+ * is reaped and freed.
+ */
+static int bench_churn(const struct st_bench_opts *o, const struct st_output *out, int *exit_code,
+		       struct st_error *err)
+{
+	struct st_session s __attribute__((cleanup(st_session_end)));
+	struct st_bench_churn b __attribute__((cleanup(st_bench_churn_free)));
+	struct st_bench_churn_report r = { .out = out, .b = &b };
+	int ret;
+
+	memset(&s, 0, sizeof(s));
+	ret = st_bench_churn_prepare(&b, o->measure.ns_mask, o->count, o->max_alive, o->parallel,
+				     o->nparallel, err);
+	if (ret == 0)
+		ret = st_session_prepare(&s, out, &o->measure, err);
+	if (ret < 0)
+		return ret;
+	b.mask = s.report.mask | ST_LAYER_BIT(ST_LAYER_USER);
+	ret = st_bench_churn_run(&b, err);
+	if (b.interrupted_by)
+		*exit_code = ST_EXIT_SIGNAL_BASE + b.interrupted_by;
+	if (ret < 0)
+		return ret;
+	if (!out->quiet)
+		st_host_collect(&s.report.host);
+	r.host = &s.report.host;
+	return st_session_emit(&s, st_bench_churn_report_write, &r, err);
+}
+
 /* bench syscall, bench cpu: their results go out as the layers report would. */
 static int bench_syscall(const struct st_bench_opts *o, const struct st_output *out,
 			 struct st_error *err)
@@ -66,8 +100,10 @@ int st_cmd_bench(const struct st_bench_opts *o, const struct st_output *out, int
 	int ret;
 
 	*exit_code = ST_EXIT_FAILURE;
-	if (strcmp(o->name, "fork") == 0)
+	if (o->kind == ST_BENCH_NAME_FORK)
 		ret = bench_fork(o, out, exit_code, err);
+	else if (o->kind == ST_BENCH_NAME_CHURN)
+		ret = bench_churn(o, out, exit_code, err);
 	else
 		ret = bench_syscall(o, out, err);
 	if (ret == 0)
