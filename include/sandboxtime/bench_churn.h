@@ -22,11 +22,11 @@
  * user namespace is freed only after everything it owns, so the number of
  * user namespaces counted in the lab's namespace is the number of sandboxes
  * alive or not yet freed; it is read through the kernel's own limit check
- * (userns_count.h) while the creators are held off for a moment, so no
- * host limit is ever touched (new clones wait meanwhile; one under way goes on,
- * so the backlog is exact to within --parallel). The lab's max_user_namespaces is --max-alive
- * for the whole run: the kernel itself refuses a sandbox beyond it, and a
- * creator refused so waits for frees (counted as throttled).
+ * (userns_count.h), so no host limit is ever touched. New clones wait while
+ * it is read; one under way goes on, so the backlog is exact to within
+ * --parallel. The lab's max_user_namespaces is --max-alive for the whole
+ * run: the kernel itself refuses a sandbox beyond it, and a creator refused
+ * so waits for frees (counted as throttled).
  *
  * Per creator count, in this order, each from an empty backlog: a bare loop
  * (the same clone3/_exit/waitpid, no clock, no bookkeeping), the measured
