@@ -39,15 +39,18 @@ timed() {
 }
 
 net() { timed net "$1" --count=1000 --parallel=2 --ns=net; }
+net1() { timed net1 "$1" --count=1000 --parallel=1 --ns=net; }
 nonet() { timed nonet "$1" --count=1000 --parallel=1,2 --ns=uts,ipc,pid,mount; }
 
 for ((r = 1; r <= ROUNDS; r++)); do
 	echo "bench churn: round $r of $ROUNDS" >&2
 	if ((r % 2)); then
 		net "$r"
+		net1 "$r"
 		nonet "$r"
 	else
 		nonet "$r"
+		net1 "$r"
 		net "$r"
 	fi
 done

@@ -3,7 +3,7 @@
 
 usage: churn_results.py RAWDIR OUT.json
 
-RAWDIR holds net.R.json and nonet.R.json (sandboxtime bench churn -J), their
+RAWDIR holds net.R.json, net1.R.json and nonet.R.json (sandboxtime bench churn -J), their
 .wall_ms (the command's wall time from outside) and meta.txt. Two tables:
 the figures per configuration (median over rounds, min-max), and the claims
 of SOCK and of the articles (/work/shared/SEEDS.md) beside what we saw.
@@ -58,8 +58,8 @@ def figures(label, runs, parallel, wall=True):
 def main():
     raw, out = sys.argv[1], sys.argv[2]
     meta = dict(line.split(": ", 1) for line in open(os.path.join(raw, "meta.txt")).read().splitlines())
-    net, nonet = load(raw, "net"), load(raw, "nonet")
-    for d in net + nonet:
+    net, net1, nonet = load(raw, "net"), load(raw, "net1"), load(raw, "nonet")
+    for d in net + net1 + nonet:
         for r in d["rows"]:
             r["config_count"] = d["config"]["count"]
     ns_net = ",".join(net[0]["config"]["ns"])
@@ -67,7 +67,8 @@ def main():
     cols = ["ns", "creators", "command wall s", "sandboxes/s", "clone3 p50 \u00b5s", "p99 \u00b5s",
             "p99.9 \u00b5s", "max \u00b5s", "backlog max", "backlog growth /s", "drain ms",
             "bare loop /s", "overhead %"]
-    rows = [figures(ns_net, net, 2), figures(ns_nonet, nonet, 1, False), figures(ns_nonet, nonet, 2, False)]
+    rows = [figures(ns_net, net, 2), figures(ns_net, net1, 1), figures(ns_nonet, nonet, 1, False),
+            figures(ns_nonet, nonet, 2, False)]
     walls = [d["wall_ms"] / 1000 for d in net]
     over = [r["overhead_pct"] for r in rows_of(net, 2)]
     p50 = lambda runs, p: statistics.median(r["create_us"]["p50"] for r in rows_of(runs, p))
@@ -88,13 +89,15 @@ def main():
     claims = [
         ["SOCK (USENIX ATC 2018): network and mount namespace creation are the scalability bottlenecks "
          "of container start-up under concurrency",
-         "clone3 p50 with net: %.0f \u00b5s at 2 creators; without net (uts,ipc,pid,mount): %.0f \u00b5s at "
-         "1 creator, %.0f \u00b5s at 2; rate %.0f/s with net at 2 creators against %.0f/s and %.0f/s without"
-         % (p50(net, 2), p50(nonet, 1), p50(nonet, 2), rate(net, 2), rate(nonet, 1), rate(nonet, 2))],
+         "clone3 p50 with net: %.0f \u00b5s at 1 creator, %.0f \u00b5s at 2 (%.0f/s and %.0f/s); without net "
+         "(uts,ipc,pid,mount): %.0f \u00b5s at 1, %.0f \u00b5s at 2 (%.0f/s and %.0f/s)"
+         % (p50(net1, 1), p50(net, 2), rate(net1, 1), rate(net, 2), p50(nonet, 1), p50(nonet, 2), rate(nonet, 1),
+            rate(nonet, 2))],
         ["Articles (SEEDS.md section 1): net alone adds ~540 \u00b5s to create + reap, six times uts, ipc, "
          "pid and mount together",
-         "clone3 p50 with net %.0f \u00b5s against %.0f \u00b5s without, one creator at a time being the "
-         "articles' method (the net row here has 2 creators)" % (p50(net, 2), p50(nonet, 1))],
+         "one creator, clone3 p50 (creation only, every sandbox with a user namespace): user,net %.0f \u00b5s, "
+         "user,uts,ipc,pid,mount %.0f \u00b5s: not net alone, but net is %.1fx the other four"
+         % (p50(net1, 1), p50(nonet, 1), p50(net1, 1) / p50(nonet, 1))],
         ["Articles: a network namespace's teardown is dearer than its creation; deleting in bulk is "
          "slower than creating",
          "at 2 creators the backlog (reaped, not freed) peaked at %.0f sandboxes and grew at %.0f/s while "
@@ -104,7 +107,7 @@ def main():
         "churn": {
             "title": "bench churn: sandboxes made and destroyed per second, and the kernel's backlog",
             "command": ["bash bench/churn.sh build/sandboxtime OUTDIR   # %d rounds of: sandboxtime bench churn "
-                        "--count=1000 --parallel=2 --ns=net; sandboxtime bench churn --count=1000 "
+                        "--count=1000 --parallel=2 --ns=net; the same with --parallel=1; sandboxtime bench churn --count=1000 "
                         "--parallel=1,2 --ns=uts,ipc,pid,mount" % len(net)],
             "date": meta["date"], "commit": meta["commit"], "notes": "docs/bench-notes/19-scale.md",
             "columns": cols, "align": ["---"] + ["---:"] * (len(cols) - 1), "rows": rows, "text": text,

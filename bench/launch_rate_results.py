@@ -63,8 +63,8 @@ def main():
             "Medians over %d rounds (min\u2013max); ratios are of medians within one round. uid %s, kernel %s, "
             "load %s at the start, %s after." % (len(rounds), meta["uid"], meta["kernel"], meta["load"],
                                                meta["load after"]),
-            "Issue 15's targets: sandboxtime like unshare within 1.1x unshare: %.2fx (%s); the default hardened "
-            "launch at most 0.7x bwrap: %.2fx (%s). Not an optimisation: measured as the code stands."
+            "Issue 15's targets: sandboxtime like unshare within 1.1x unshare: %.3fx (%s); the default hardened "
+            "launch at most 0.7x bwrap: %.3fx (%s). Not an optimisation: measured as the code stands."
             % (like, "met" if like <= 1.1 else "not met", hard, "met" if hard <= 0.7 else "not met"),
         ],
     }
