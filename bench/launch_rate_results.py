@@ -65,7 +65,7 @@ def main():
                                                meta["load after"]),
             "Issue 15's targets: sandboxtime like unshare within 1.1x unshare: %.3fx (%s); the default hardened "
             "launch at most 0.7x bwrap: %.3fx (%s). Not an optimisation: measured as the code stands."
-            % (like, "met" if like <= 1.1 else "not met", hard, "met" if hard <= 0.7 else "not met"),
+            % (like, "met" if round(like, 3) <= 1.1 else "not met", hard, "met" if round(hard, 3) <= 0.7 else "not met"),
         ],
     }
     doc = {"tables": {"launch": table}}
