@@ -30,7 +30,8 @@
  *
  * Per creator count, in this order, each from an empty backlog: a bare loop
  * (the same clone3/_exit/waitpid, no clock, no bookkeeping), the measured
- * run, the bare loop again. The measured run's wall time over the bare
+ * run, the bare loop again. With --duration the measured run goes first
+ * and both bare loops make as many sandboxes as it did. The measured run's wall time over the bare
  * loops' is sandboxtime's own overhead per sandbox.
  */
 #define ST_CHURN_MAX_LEVELS 8
@@ -90,6 +91,7 @@ struct st_churn_shared;
 struct st_bench_churn {
 	unsigned int mask; /* the sandboxes' layers: --ns plus user */
 	uint64_t count;    /* sandboxes per measured run and per bare loop */
+	uint64_t duration_ns; /* --duration: the measured run's length instead (count 0) */
 	unsigned int max_alive;
 	unsigned int parallel[ST_CHURN_MAX_LEVELS];
 	size_t nlevels;
@@ -111,8 +113,8 @@ int st_churn_check_limits(struct st_churn_limits *l, unsigned int mask, unsigned
 
 /* Reads the limits and checks them; maps the memory shared with the lab. */
 int st_bench_churn_prepare(struct st_bench_churn *b, unsigned int mask, uint64_t count,
-			   unsigned int max_alive, const unsigned int *parallel, size_t n,
-			   struct st_error *err);
+			   double duration_s, unsigned int max_alive, const unsigned int *parallel,
+			   size_t n, struct st_error *err);
 
 /*
  * Runs every level in the lab. On SIGINT, SIGTERM, ... the creators stop,

@@ -31,6 +31,7 @@ struct st_churn_shared {
 	atomic_uint probe_seq; /* odd while the lab reads the count: new clone3() calls wait */
 	atomic_int finished; /* creators done with this run */
 	atomic_uint_fast64_t created, reaped;
+	uint64_t deadline_ns; /* --duration: the measured run's end (written before the start), or 0 */
 	struct st_churn_creator creator[ST_CHURN_MAX_PARALLEL];
 	struct st_churn_level level[ST_CHURN_MAX_LEVELS];
 };

@@ -104,6 +104,7 @@ struct st_netbench_opts {
 
 #define ST_BENCH_MAX_SIZES 16 /* ST_FORK_MAX_SIZES */
 #define ST_BENCH_MAX_PARALLEL 8 /* ST_CHURN_MAX_LEVELS */
+#define ST_BENCH_MAX_CHURN_S 300 /* ST_CHURN_MAX_DURATION_S */
 
 /* sandboxtime bench NAME: an option row may name the ones that take it. */
 enum st_bench_kind {
@@ -123,6 +124,8 @@ struct st_bench_opts {
 	unsigned int sizes_mb[ST_BENCH_MAX_SIZES]; /* bench fork --sizes; none: the defaults */
 	size_t nsizes;
 	unsigned int count;     /* bench churn --count (default 1000) */
+	int count_given;
+	double duration_s;      /* bench churn --duration, 0: --count */
 	unsigned int max_alive; /* bench churn --max-alive (default 1000) */
 	unsigned int parallel[ST_BENCH_MAX_PARALLEL]; /* bench churn --parallel */
 	size_t nparallel;                              /* 0: the default, 1 */

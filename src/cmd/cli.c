@@ -506,6 +506,11 @@ static int finish(int argc, char **argv, int ind, int value_index, struct st_opt
 			ret = st_error_usage(err, "--repeat=0: bench would measure nothing (use N >= 1)");
 		if (ret == 0 && !o->bench.nparallel)
 			o->bench.parallel[o->bench.nparallel++] = 1;
+		if (ret == 0 && o->bench.duration_s > 0 && o->bench.count_given)
+			ret = st_error_usage(err, "bench churn: --count and --duration: choose one");
+		if (ret == 0 && o->bench.duration_s > ST_BENCH_MAX_CHURN_S)
+			ret = st_error_usage(err, "--duration: bench churn creates for at most %d seconds (its series' length)",
+					     ST_BENCH_MAX_CHURN_S);
 		return ret;
 	default:
 		return finish_run(argc, argv, ind, value_index, o, err);

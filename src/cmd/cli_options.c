@@ -112,7 +112,9 @@ static int parse_paths(struct st_opts *o, const char *arg, struct st_error *err)
 
 static int parse_duration(struct st_opts *o, const char *arg, struct st_error *err)
 {
-	return st_nb_parse_duration(arg, &o->netbench.duration_s, err);
+	double *d = o->command == ST_CMD_BENCH ? &o->bench.duration_s : &o->netbench.duration_s;
+
+	return st_nb_parse_duration(arg, d, err);
 }
 
 static int parse_size(struct st_opts *o, const char *arg, struct st_error *err)
@@ -162,6 +164,7 @@ static int parse_sizes(struct st_opts *o, const char *arg, struct st_error *err)
 
 static int parse_count(struct st_opts *o, const char *arg, struct st_error *err)
 {
+	o->bench.count_given = 1;
 	return st_cli_parse_count("--count", arg, 1, MAX_CHURN, &o->bench.count, err);
 }
 
@@ -438,9 +441,10 @@ const struct st_cli_option st_cli_options[] = {
 	{ "paths", 0, ARG, NETBENCH, "LIST",
 	  "netbench: comma list of host,veth,bridge,host-to-sandbox,\n"
 	  "macvlan, or all (default: host,veth,bridge)", parse_paths, 0, NULL, NULL, 0 },
-	{ "duration", 0, ARG, NETBENCH, "SECONDS",
+	{ "duration", 0, ARG, NETBENCH | BENCH, "SECONDS",
 	  "netbench: measured time per run, fractions allowed, at\n"
-	  "most 3600 (default: 3)", parse_duration, 0, NULL, NULL, 0 },
+	  "most 3600 (default: 3); bench churn: create for that long\n"
+	  "instead of --count sandboxes, at most 300", parse_duration, 0, NULL, NULL, CHURN },
 	{ "size", 0, ARG, NETBENCH, "BYTES",
 	  "netbench: bytes per write of the stream, at most 64 MiB\n"
 	  "(default: 131072)", parse_size, 0, NULL, NULL, 0 },

@@ -97,8 +97,8 @@ static int read_limits(struct st_churn_limits *l, unsigned int mask, struct st_e
 }
 
 int st_bench_churn_prepare(struct st_bench_churn *b, unsigned int mask, uint64_t count,
-			   unsigned int max_alive, const unsigned int *parallel, size_t n,
-			   struct st_error *err)
+			   double duration_s, unsigned int max_alive, const unsigned int *parallel,
+			   size_t n, struct st_error *err)
 {
 	unsigned int most = 0;
 	void *map;
@@ -117,7 +117,8 @@ int st_bench_churn_prepare(struct st_bench_churn *b, unsigned int mask, uint64_t
 	}
 	b->nlevels = n;
 	b->mask = mask | ST_LAYER_BIT(ST_LAYER_USER);
-	b->count = count;
+	b->duration_ns = duration_s > 0 ? (uint64_t)(duration_s * 1e9) : 0;
+	b->count = b->duration_ns ? 0 : count;
 	b->max_alive = max_alive;
 	ret = read_limits(&b->limits, b->mask, err);
 	if (ret == 0)

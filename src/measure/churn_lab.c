@@ -77,6 +77,9 @@ static int measured_one(const struct lab *lab, struct st_churn_creator *me, stru
 	if (told_to_stop(lab) || enter(lab, &seq) < 0)
 		return -EINTR;
 	t0 = st_now_ns();
+	/* --duration: the run is over. */
+	if (sh->deadline_ns && t0 >= sh->deadline_ns)
+		return -ETIME;
 	pid = st_clone3(lab->flags, err);
 	if (pid == 0)
 		_exit(0);
@@ -142,6 +145,10 @@ static void _noreturn_ creator_main(const struct lab *lab, unsigned int idx, uin
 			ret = 0;
 			continue;
 		}
+		if (ret == -ETIME) {
+			ret = 0;
+			break;
+		}
 		i += ret == 0;
 	}
 	if (bare) {
@@ -156,15 +163,24 @@ static void _noreturn_ creator_main(const struct lab *lab, unsigned int idx, uin
 static void add_point(struct st_churn_level *lv, uint64_t t_ns, uint64_t created,
 		      uint64_t reaped, uint64_t counted)
 {
-	uint64_t alive = created - reaped;
+	uint64_t alive = created - reaped, held;
+	uint64_t prev = lv->npoints ? lv->series[lv->npoints - 1].freed : 0;
 	struct st_churn_point pt = {
 		.t_s = (double)t_ns / 1e9,
 		.created = created,
 		.reaped = reaped,
 		.freed = created > counted ? created - counted : 0,
-		/* A reap that ended while the count was read: never below 0. */
-		.backlog = counted > alive ? counted - alive : 0,
 	};
+
+	/*
+	 * A clone3() under way that the kernel counted is not in created yet:
+	 * the count can only be too high, and a free is never undone.
+	 */
+	if (pt.freed < prev)
+		pt.freed = prev;
+	held = created - pt.freed;
+	/* A reap that ended while the count was read: never below 0. */
+	pt.backlog = held > alive ? held - alive : 0;
 
 	if (pt.backlog > lv->backlog_max)
 		lv->backlog_max = pt.backlog;
@@ -360,12 +376,12 @@ static unsigned int reap_creators(pid_t *pids, unsigned int n)
  * measured into @lv, or a bare loop (@lv NULL) whose wall time and count
  * go to @wall_ns and @made.
  */
-static int run(struct lab *lab, unsigned int p, struct st_churn_level *lv, uint64_t *made,
-	       uint64_t *wall_ns, uint64_t *started_at, struct st_error *err)
+static int run(struct lab *lab, unsigned int p, struct st_churn_level *lv, uint64_t count,
+	       uint64_t *made, uint64_t *wall_ns, uint64_t *started_at, struct st_error *err)
 {
 	_cleanup_close_ int start_rd = -1, start_wr = -1;
 	pid_t pids[ST_CHURN_MAX_PARALLEL];
-	uint64_t count = lab->b->count, t0;
+	uint64_t t0;
 	unsigned int started = 0, died = 0;
 	int ret = 0;
 
@@ -389,6 +405,7 @@ static int run(struct lab *lab, unsigned int p, struct st_churn_level *lv, uint6
 	}
 	t0 = st_now_ns();
 	*started_at = t0;
+	lab->sh->deadline_ns = lv && lab->b->duration_ns ? t0 + lab->b->duration_ns : 0;
 	closep(&start_wr);
 	ret = watch(lab, lv, pids, p, t0, &died, err);
 	died += reap_creators(pids, p);
@@ -403,26 +420,55 @@ static int run(struct lab *lab, unsigned int p, struct st_churn_level *lv, uint6
 	return ret;
 }
 
-/* bare, measured, bare: each from an empty backlog, the measured one's drain timed. */
-static int run_level(struct lab *lab, struct st_churn_level *lv, struct st_error *err)
+/* The measured run, its drain timed, into @lv; the drain comes first. */
+static int measured(struct lab *lab, struct st_churn_level *lv, uint64_t count,
+		    struct st_error *err)
 {
-	uint64_t made = 0, t0 = 0, ignored_t0;
+	uint64_t made = 0, t0 = 0;
 	int ret = drain(lab, NULL, 0, 0, err);
 
 	if (ret == 0)
-		ret = run(lab, lv->parallel, NULL, &lv->bare_created[0], &lv->bare_wall_ns[0],
-			  &ignored_t0, err);
-	if (ret == 0)
-		ret = drain(lab, NULL, 0, 0, err);
-	if (ret == 0)
-		ret = run(lab, lv->parallel, lv, &made, &lv->wall_ns, &t0, err);
+		ret = run(lab, lv->parallel, lv, count, &made, &lv->wall_ns, &t0, err);
 	if (ret == 0)
 		ret = drain(lab, lv, t0, t0 + lv->wall_ns, err);
-	if (ret == 0) {
+	if (ret == 0)
 		lv->freed = lv->created;
-		ret = run(lab, lv->parallel, NULL, &lv->bare_created[1], &lv->bare_wall_ns[1],
+	return ret;
+}
+
+/* Bare loop @i of @lv, making @count sandboxes; the drain comes first. */
+static int bare(struct lab *lab, struct st_churn_level *lv, int i, uint64_t count,
+		struct st_error *err)
+{
+	uint64_t ignored_t0;
+	int ret = drain(lab, NULL, 0, 0, err);
+
+	if (ret == 0)
+		ret = run(lab, lv->parallel, NULL, count, &lv->bare_created[i], &lv->bare_wall_ns[i],
 			  &ignored_t0, err);
+	return ret;
+}
+
+/*
+ * bare, measured, bare, each from an empty backlog; with --duration the
+ * measured run first (the bare loops then make as many as it did).
+ */
+static int run_level(struct lab *lab, struct st_churn_level *lv, struct st_error *err)
+{
+	uint64_t count = lab->b->count;
+	int ret;
+
+	if (lab->b->duration_ns) {
+		ret = measured(lab, lv, UINT64_MAX, err);
+		if (ret == 0)
+			ret = bare(lab, lv, 0, lv->created, err);
+	} else {
+		ret = bare(lab, lv, 0, count, err);
+		if (ret == 0)
+			ret = measured(lab, lv, count, err);
 	}
+	if (ret == 0)
+		ret = bare(lab, lv, 1, lv->created, err);
 	return ret;
 }
 

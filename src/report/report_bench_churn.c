@@ -250,10 +250,11 @@ static json_t *config_json(const struct st_bench_churn *b)
 
 	for (size_t i = 0; i < b->nlevels; i++)
 		json_array_append_new(par, json_integer(b->parallel[i]));
-	return json_pack("{s:o,s:I,s:o,s:I,s:f,s:o}", "ns", st_report_layer_names_json(b->mask),
-			 "count", (json_int_t)b->count, "parallel", par, "max_alive",
-			 (json_int_t)b->max_alive, "sample_interval_ms", ST_CHURN_SAMPLE_NS / 1e6,
-			 "limits", limits_json(b));
+	return json_pack("{s:o,s:o,s:o,s:o,s:I,s:f,s:o}", "ns", st_report_layer_names_json(b->mask),
+			 "count", b->duration_ns ? json_null() : json_integer((json_int_t)b->count),
+			 "duration_s", b->duration_ns ? json_real((double)b->duration_ns / 1e9) : json_null(),
+			 "parallel", par, "max_alive", (json_int_t)b->max_alive, "sample_interval_ms",
+			 ST_CHURN_SAMPLE_NS / 1e6, "limits", limits_json(b));
 }
 
 void st_bench_churn_summary(const struct st_bench_churn *b, char *buf, size_t len)
@@ -297,9 +298,15 @@ static void write_table(const struct st_bench_churn_report *r, FILE *out)
 	char summary[512];
 
 	st_report_host_line(out, r->host);
-	fprintf(out, "bench churn: %llu sandboxes per creator count, at most %u counted at once; "
+	char what[64];
+
+	if (b->duration_ns)
+		snprintf(what, sizeof(what), "%.1f s of creation", (double)b->duration_ns / 1e9);
+	else
+		snprintf(what, sizeof(what), "%llu sandboxes", (unsigned long long)b->count);
+	fprintf(out, "bench churn: %s per creator count, at most %u counted at once; "
 		"microseconds per clone3(); BACKLOG: reaped, not yet freed; OVERHEAD: over a bare "
-		"clone loop\n\n", (unsigned long long)b->count, b->max_alive);
+		"clone loop\n\n", what, b->max_alive);
 	st_table_header(out, ST_COLS(churn_cols), b);
 	fputc('\n', out);
 	for (size_t i = 0; i < b->done; i++) {

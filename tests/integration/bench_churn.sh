@@ -6,7 +6,7 @@
 # namespace (counted by the kernel in a user namespace of the test's own).
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/../lib.sh" "$1"
-plan 10
+plan 12
 
 t_json() {
 	local mode=$1 dir
@@ -25,6 +25,15 @@ t_max_alive() {
 		-o "$dir/c.json" || return 1
 	expect_rc 0 && expect_clean || return 1
 	"$ST_PY" -B "$ST_PYDIR/bench_churn_check.py" "$dir/c.json" 40 2 2 uts,ipc,net
+}
+
+# --duration instead of --count: the measured run goes first, the bare loops make as many.
+t_duration() {
+	local mode=$1 dir
+	dir=$(st_scratch) || return 1
+	st_run "$mode" bench churn --duration=0.3 --parallel=2 --ns=uts,net -J -o "$dir/c.json" || return 1
+	expect_rc 0 && expect_clean || return 1
+	"$ST_PY" -B "$ST_PYDIR/bench_churn_check.py" "$dir/c.json" duration:0.3 2 1000 uts,net
 }
 
 t_table_and_csv() {
@@ -62,6 +71,8 @@ t_bad_options() {
 	[ "$rc" = 125 ] && printf '%s\n' "$out" | grep -q "^sandboxtime: --count applies to bench churn only" || { echo "$rc $out"; return 1; }
 	out=$("$ST_BIN" bench churn --sizes=1 2>&1); rc=$?
 	[ "$rc" = 125 ] && printf '%s\n' "$out" | grep -q "^sandboxtime: --sizes applies to bench fork only" || { echo "$rc $out"; return 1; }
+	out=$("$ST_BIN" bench churn --count=5 --duration=1 2>&1); rc=$?
+	[ "$rc" = 125 ] && printf '%s\n' "$out" | grep -q "^sandboxtime: bench churn: --count and --duration: choose one" || { echo "$rc $out"; return 1; }
 	out=$("$ST_BIN" bench churn --repeat=3 2>&1); rc=$?
 	[ "$rc" = 125 ] && printf '%s\n' "$out" | grep -q "^sandboxtime: --repeat applies to bench syscall, cpu and fork only" || { echo "$rc $out"; return 1; }
 }
@@ -104,6 +115,7 @@ t_interrupted() {
 
 each_mode "bench churn: K=20, parallel 1 and 2: created = reaped = freed, backlog ends at 0" t_json
 each_mode "bench churn: --max-alive=2 bounds what the kernel counts" t_max_alive
+each_mode "bench churn: --duration: the counts add up, the bare loops make as many" t_duration
 ok "bench churn: table and CSV" t_table_and_csv
 each_mode "bench churn: beyond the machine's limits: 125 with the numbers, nothing made" t_limits
 ok "bench churn: bad options are one line and 125, bench options per bench" t_bad_options

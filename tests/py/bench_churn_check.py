@@ -1,6 +1,6 @@
 """Checks the JSON of sandboxtime bench churn (tests/integration/bench_churn.sh).
 
-bench_churn_check.py FILE COUNT PARALLEL,PARALLEL,... MAX_ALIVE NS,NS,...
+bench_churn_check.py FILE COUNT|duration:SECONDS PARALLEL,PARALLEL,... MAX_ALIVE NS,NS,...
 """
 import json
 import sys
@@ -24,13 +24,15 @@ def check_series(where, s, count, max_alive):
 
 def main():
     d = json.load(open(sys.argv[1]))
-    count = int(sys.argv[2])
+    duration = float(sys.argv[2][9:]) if sys.argv[2].startswith("duration:") else None
+    count = None if duration else int(sys.argv[2])
     parallel = [int(p) for p in sys.argv[3].split(",")]
     max_alive = int(sys.argv[4])
     ns = sys.argv[5].split(",")
     assert d["schema"] == "sandboxtime/bench/v1" and d["bench"] == "churn", (d["schema"], d["bench"])
     c = d["config"]
-    assert c["count"] == count and c["parallel"] == parallel and c["max_alive"] == max_alive, c
+    assert c["count"] == count and c["duration_s"] == duration, c
+    assert c["parallel"] == parallel and c["max_alive"] == max_alive, c
     # user is always in: it is how the backlog is counted
     assert set(c["ns"]) == set(ns) | {"user"}, c["ns"]
     lim = c["limits"]
@@ -40,6 +42,10 @@ def main():
     assert [r["parallel"] for r in rows] == parallel, rows
     for r in rows:
         where = r["parallel"]
+        if duration:
+            # it created for the time asked (a clone3 under way at the end finishes it)
+            assert duration <= r["wall_s"] < duration + 0.5 and r["created"] > 0, (where, r["wall_s"])
+            count = r["created"]
         assert r["created"] == r["reaped"] == r["freed"] == count, (where, r)
         assert r["backlog_end"] == 0 and 0 <= r["backlog_max"] <= max_alive, (where, r)
         assert r["bare"]["created"] == 2 * count and r["bare"]["rate_per_s"] > 0, (where, r["bare"])

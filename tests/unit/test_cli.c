@@ -607,6 +607,12 @@ static void test_bench_churn_options(void **state)
 	assert_usage(PARSE(&o, &err, "bench", "churn", "--parallel=1,2,3,4,5,6,7,8,9"), &err,
 		     "at most 8 creator counts");
 	assert_usage(PARSE(&o, &err, "bench", "churn", "--max-alive=0"), &err, "--max-alive");
+	assert_int_equal(PARSE(&o, &err, "bench", "churn", "--duration=2.5"), 0);
+	assert_true(o.bench.duration_s == 2.5 && o.netbench.duration_s == 0);
+	assert_usage(PARSE(&o, &err, "bench", "churn", "--duration=2", "--count=3"), &err, "choose one");
+	assert_usage(PARSE(&o, &err, "bench", "churn", "--duration=301"), &err, "at most 300");
+	assert_usage(PARSE(&o, &err, "bench", "fork", "--duration=1"), &err,
+		     "--duration applies to bench churn only");
 	assert_usage(PARSE(&o, &err, "bench", "fork", "--count=3"), &err,
 		     "--count applies to bench churn only");
 	assert_usage(PARSE(&o, &err, "bench", "churn", "--sizes=1"), &err,
