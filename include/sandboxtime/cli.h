@@ -110,15 +110,38 @@ struct st_netbench_opts {
 };
 
 #define ST_BENCH_MAX_SIZES 16 /* ST_FORK_MAX_SIZES */
+#define ST_BENCH_MAX_PARALLEL 8 /* ST_CHURN_MAX_LEVELS */
+#define ST_BENCH_MAX_CHURN_S 300 /* ST_CHURN_MAX_DURATION_S */
+
+/* sandboxtime bench NAME: an option row may name the ones that take it. */
+enum st_bench_kind {
+	ST_BENCH_NAME_SYSCALL,
+	ST_BENCH_NAME_CPU,
+	ST_BENCH_NAME_FORK,
+	ST_BENCH_NAME_CHURN,
+	ST_BENCH_NAME_FILES,
+	ST_BENCH_NAME_USERNS,
+	ST_BENCH_NAME_ALL,
+	ST_BENCH_NAME_KINDS,
+};
+
+#define ST_BENCH_NAME_BIT(k) (1u << (k))
 
 struct st_bench_opts {
 	const char *name; /* bench NAME */
+	enum st_bench_kind kind;
 	struct st_measure_opts measure; /* --ns and --repeat only */
 	unsigned int sizes_mb[ST_BENCH_MAX_SIZES]; /* bench fork --sizes; none: the defaults */
 	size_t nsizes;
 	/* bench files, userns (issue 14.3, 14.4) */
 	int repeat_given;   /* --repeat given: bench files has its own default */
 	unsigned int files; /* bench files --files; 0: the default */
+	unsigned int count;     /* bench churn --count (default 1000) */
+	int count_given;
+	double duration_s;      /* bench churn --duration, 0: --count */
+	unsigned int max_alive; /* bench churn --max-alive (default 1000) */
+	unsigned int parallel[ST_BENCH_MAX_PARALLEL]; /* bench churn --parallel */
+	size_t nparallel;                              /* 0: the default, 1 */
 };
 
 #define ST_CMP_MAX_FILES 16
@@ -166,6 +189,7 @@ struct st_cli_option {
 	unsigned int flags;    /* ST_OPT_* */
 	const char *alt_arg;   /* a second form in --help (--net=join:PATH|PID), or NULL */
 	const char *alt_help;
+	unsigned int benches;  /* bench: ST_BENCH_NAME_BIT()s of the names that take it, 0: all */
 };
 
 extern const struct st_cli_option st_cli_options[];

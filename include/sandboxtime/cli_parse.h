@@ -47,6 +47,19 @@ int st_nb_parse_paths(const char *text, unsigned int *mask, struct st_error *err
 /* Parses --duration: seconds, fractions allowed, in (0, 3600]. */
 int st_nb_parse_duration(const char *text, double *out, struct st_error *err);
 
+/* A comma list of distinct counts: --sizes, --parallel. */
+struct st_cli_list {
+	const char *what;    /* "--sizes" */
+	const char *noun;    /* "size": "an empty size", "at most 16 sizes" */
+	const char *unit;    /* " MB": "1 MB is listed twice" */
+	const char *example; /* " of MB: 1,10,100", after "a comma list" */
+	uint64_t min, max_value;
+	size_t max_items;
+};
+
+int st_cli_parse_list(const struct st_cli_list *l, const char *text, unsigned int *out,
+		      size_t *n, struct st_error *err);
+
 /*
  * Parses --sizes: a comma list of sizes in MB, each 1 to ST_CLI_MAX_SIZE_MB,
  * at most @max of them, none twice; stores them in @out and their number in *@n.

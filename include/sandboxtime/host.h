@@ -2,6 +2,8 @@
 #ifndef SANDBOXTIME_HOST_H
 #define SANDBOXTIME_HOST_H
 
+#include <stdint.h>
+
 /* Facts about the machine that change the figures; every report carries them. */
 struct st_host {
 	char kernel[65];
@@ -24,6 +26,10 @@ void st_host_identify(struct st_host *h, int pinned_cpu);
  * mode, hypervisor): read when the report is written, not on the launch path.
  */
 void st_host_collect(struct st_host *h);
+
+/* MemAvailable of /proc/meminfo, in MB: what a bench may take before it starts. */
+struct st_error;
+int st_host_mem_available_mb(uint64_t *out, struct st_error *err);
 
 /* Rootless: not root, or root of a user namespace that does not map the host's root. */
 int st_host_is_rootless(void);

@@ -6,9 +6,28 @@
 #include <sys/utsname.h>
 
 #include "sandboxtime/compiler.h"
+#include "sandboxtime/error.h"
 #include "sandboxtime/host.h"
 #include "sandboxtime/spawn.h"
 #include "sandboxtime/util.h"
+
+int st_host_mem_available_mb(uint64_t *out, struct st_error *err)
+{
+	_cleanup_fclose_ FILE *f = fopen("/proc/meminfo", "re");
+	unsigned long long kb;
+	char line[128];
+
+	*out = 0;
+	if (!f)
+		return st_error_set(err, errno, "/proc/meminfo");
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1) {
+			*out = kb / 1024;
+			return 0;
+		}
+	}
+	return st_error_set(err, ENOENT, "/proc/meminfo has no MemAvailable (Linux 3.14 or later)");
+}
 
 int st_host_is_rootless(void)
 {

@@ -38,7 +38,15 @@ static const struct {
 };
 
 /* sandboxtime bench NAME: the micro-benchmarks behind the numbers. */
-static const char *const bench_names[] = { "syscall", "cpu", "fork", "files", "userns", "all" };
+static const char *const bench_names[ST_BENCH_NAME_KINDS] = {
+	[ST_BENCH_NAME_SYSCALL] = "syscall",
+	[ST_BENCH_NAME_CPU] = "cpu",
+	[ST_BENCH_NAME_FORK] = "fork",
+	[ST_BENCH_NAME_CHURN] = "churn",
+	[ST_BENCH_NAME_FILES] = "files",
+	[ST_BENCH_NAME_USERNS] = "userns",
+	[ST_BENCH_NAME_ALL] = "all",
+};
 
 const char *st_cli_command_name(enum st_command c)
 {
@@ -58,6 +66,7 @@ static const char usage_head[] =
 	" sandboxtime bench files [OPTIONS]       file operations on tmpfs, disk, bind mount, overlayfs\n"
 	" sandboxtime bench userns [OPTIONS]      stat, open, capable() in nested user namespaces\n"
 	" sandboxtime bench all [OPTIONS]         every bench above with its defaults, one report\n"
+	" sandboxtime bench churn [OPTIONS]       sandboxes made and destroyed at a rate: the kernel's backlog\n"
 	" sandboxtime compare A.json B.json...    B over A for every figure, with bootstrap intervals\n"
 	" sandboxtime --help | --version\n"
 	"\n"
@@ -152,6 +161,8 @@ void st_cli_defaults(struct st_opts *o)
 	o->netbench.rr = -1;
 	o->orphans.min_age_s = 60;
 	o->bench.measure = measure;
+	o->bench.count = 1000;
+	o->bench.max_alive = 1000;
 }
 
 /* getopt_long's tables, from the option table (built on every parse: it is cheap). */
@@ -241,6 +252,23 @@ static int refuse(const struct st_opts *o, const struct st_cli_option *r, const 
 	return st_error_usage(err, "%s--%s applies to %s only", prefix, r->name, list);
 }
 
+/* A bench option given to another bench: "--sizes applies to bench fork only". */
+static int refuse_bench(const struct st_cli_option *r, struct st_error *err)
+{
+	size_t n = 0, left = (size_t)__builtin_popcount(r->benches);
+	char list[128];
+
+	list[0] = '\0';
+	for (int k = 0; k < ST_BENCH_NAME_KINDS && n < sizeof(list); k++) {
+		if (!(r->benches & ST_BENCH_NAME_BIT(k)))
+			continue;
+		left--;
+		n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s", bench_names[k],
+				      left > 1 ? ", " : left == 1 ? " and " : "");
+	}
+	return st_error_usage(err, "--%s applies to bench %s only", r->name, list);
+}
+
 /* The first word, when it is not an option, names the subcommand. */
 static int parse_command(int argc, char **argv, struct st_opts *o, int *first,
 			 struct st_error *err)
@@ -257,12 +285,14 @@ static int parse_command(int argc, char **argv, struct st_opts *o, int *first,
 		o->command = ST_CMD_BENCH;
 		*first = 3;
 		if (argc < 3 || argv[2][0] == '-')
-			return st_error_usage(err, "bench: which benchmark? (known: syscall, cpu, fork, files, userns, all)");
+			return st_error_usage(err, "bench: which benchmark? (known: syscall, cpu, fork, churn, files, userns, all)");
 		for (size_t i = 0; i < ARRAY_SIZE(bench_names); i++)
-			if (strcmp(argv[2], bench_names[i]) == 0)
+			if (strcmp(argv[2], bench_names[i]) == 0) {
 				o->bench.name = bench_names[i];
+				o->bench.kind = (enum st_bench_kind)i;
+			}
 		if (!o->bench.name)
-			return st_error_usage(err, "bench: unknown benchmark '%s' (known: syscall, cpu, fork, files, userns, all)", argv[2]);
+			return st_error_usage(err, "bench: unknown benchmark '%s' (known: syscall, cpu, fork, churn, files, userns, all)", argv[2]);
 		return 0;
 	}
 	if (strcmp(argv[1], "compare") == 0) {
@@ -500,6 +530,13 @@ static int finish(int argc, char **argv, int ind, int value_index, struct st_opt
 			ret = st_error_usage(err, "bench: unexpected argument '%s'", argv[ind]);
 		if (ret == 0 && o->bench.measure.repeat == 0)
 			ret = st_error_usage(err, "--repeat=0: bench would measure nothing (use N >= 1)");
+		if (ret == 0 && !o->bench.nparallel)
+			o->bench.parallel[o->bench.nparallel++] = 1;
+		if (ret == 0 && o->bench.duration_s > 0 && o->bench.count_given)
+			ret = st_error_usage(err, "bench churn: --count and --duration: choose one");
+		if (ret == 0 && o->bench.duration_s > ST_BENCH_MAX_CHURN_S)
+			ret = st_error_usage(err, "--duration: bench churn creates for at most %d seconds (its series' length)",
+					     ST_BENCH_MAX_CHURN_S);
 		return ret;
 	default:
 		return finish_run(argc, argv, ind, value_index, o, err);
@@ -556,6 +593,8 @@ int st_cli_parse(int argc, char **argv, struct st_opts *o, struct st_error *err)
 			value_index = optind - 1 + first - 1;
 		if (!(r->commands & ST_CMD_BIT(o->command)))
 			return refuse(o, r, args[took_value ? optind - 2 : optind - 1], err);
+		if (o->command == ST_CMD_BENCH && r->benches && !(r->benches & ST_BENCH_NAME_BIT(o->bench.kind)))
+			return refuse_bench(r, err);
 		ret = r->parse(o, optarg, err);
 		if (ret < 0)
 			return ret;

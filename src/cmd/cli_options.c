@@ -26,6 +26,8 @@
 #define MAX_COLD_MS 60000u
 #define MAX_MIN_AGE_S 315360000u
 #define MAX_RESAMPLES 1000000u
+#define MAX_CHURN 1000000u /* bench churn --count, --max-alive */
+#define MAX_PARALLEL 64u   /* ST_CHURN_MAX_PARALLEL */
 
 #define RUN ST_CMD_BIT(ST_CMD_RUN)
 #define LAYERS ST_CMD_BIT(ST_CMD_LAYERS)
@@ -34,6 +36,13 @@
 #define NETBENCH ST_CMD_BIT(ST_CMD_NETBENCH)
 #define BENCH ST_CMD_BIT(ST_CMD_BENCH)
 #define COMPARE ST_CMD_BIT(ST_CMD_COMPARE)
+/* The bench names of a bench-only row (0 in the row: every bench). */
+#define FORK ST_BENCH_NAME_BIT(ST_BENCH_NAME_FORK)
+#define CHURN ST_BENCH_NAME_BIT(ST_BENCH_NAME_CHURN)
+#define FILES ST_BENCH_NAME_BIT(ST_BENCH_NAME_FILES)
+#define ALL ST_BENCH_NAME_BIT(ST_BENCH_NAME_ALL)
+#define MEASURING_BENCHES (ST_BENCH_NAME_BIT(ST_BENCH_NAME_SYSCALL) | ST_BENCH_NAME_BIT(ST_BENCH_NAME_CPU) | FORK | \
+			   FILES | ST_BENCH_NAME_BIT(ST_BENCH_NAME_USERNS) | ALL)
 /* The options of every command that writes a report. */
 #define REPORTING (RUN | LAYERS | ORPHANS | NETBENCH | BENCH | COMPARE)
 /* The commands whose reports have charts: the measuring ones and compare. */
@@ -110,7 +119,9 @@ static int parse_paths(struct st_opts *o, const char *arg, struct st_error *err)
 
 static int parse_duration(struct st_opts *o, const char *arg, struct st_error *err)
 {
-	return st_nb_parse_duration(arg, &o->netbench.duration_s, err);
+	double *d = o->command == ST_CMD_BENCH ? &o->bench.duration_s : &o->netbench.duration_s;
+
+	return st_nb_parse_duration(arg, d, err);
 }
 
 static int parse_size(struct st_opts *o, const char *arg, struct st_error *err)
@@ -155,31 +166,36 @@ static int parse_cpu_pin(struct st_opts *o, const char *arg, struct st_error *er
 
 static int parse_sizes(struct st_opts *o, const char *arg, struct st_error *err)
 {
-	if (strcmp(o->bench.name, "fork") != 0 && strcmp(o->bench.name, "all") != 0)
-		return st_error_usage(err, "--sizes applies to bench fork only (and bench all)");
 	return st_cli_parse_sizes(arg, o->bench.sizes_mb, ST_BENCH_MAX_SIZES, &o->bench.nsizes, err);
-}
-
-/* An option of one benchmark only (and of bench all, which passes it on): refused for any other. */
-static int bench_only(const struct st_opts *o, const char *bench, const char *opt,
-		      struct st_error *err)
-{
-	if (o->command == ST_CMD_BENCH &&
-	    (strcmp(o->bench.name, bench) == 0 || strcmp(o->bench.name, "all") == 0))
-		return 0;
-	return st_error_usage(err, "%s applies to bench %s only (and bench all)", opt, bench);
 }
 
 static int parse_files(struct st_opts *o, const char *arg, struct st_error *err)
 {
 	uint64_t v;
-	int ret = bench_only(o, "files", "--files", err);
+	int ret = st_parse_uint("--files", arg, 1, ST_FILES_MAX, &v, err);
 
-	if (ret == 0)
-		ret = st_parse_uint("--files", arg, 1, ST_FILES_MAX, &v, err);
 	if (ret == 0)
 		o->bench.files = (unsigned int)v;
 	return ret;
+}
+
+static int parse_count(struct st_opts *o, const char *arg, struct st_error *err)
+{
+	o->bench.count_given = 1;
+	return st_cli_parse_count("--count", arg, 1, MAX_CHURN, &o->bench.count, err);
+}
+
+static int parse_parallel(struct st_opts *o, const char *arg, struct st_error *err)
+{
+	static const struct st_cli_list parallel = { "--parallel", "creator count", "", ": 1,2,4,8",
+						     1, MAX_PARALLEL, ST_BENCH_MAX_PARALLEL };
+
+	return st_cli_parse_list(&parallel, arg, o->bench.parallel, &o->bench.nparallel, err);
+}
+
+static int parse_max_alive(struct st_opts *o, const char *arg, struct st_error *err)
+{
+	return st_cli_parse_count("--max-alive", arg, 1, MAX_CHURN, &o->bench.max_alive, err);
 }
 
 static int parse_repeat(struct st_opts *o, const char *arg, struct st_error *err)
@@ -451,7 +467,7 @@ static int parse_version(struct st_opts *o, const char *arg, struct st_error *er
 const struct st_cli_option st_cli_options[] = {
 	{ "ns", 0, ARG, RUN | LAYERS | BENCH, "LIST",
 	  "namespaces: comma list of user,uts,ipc,pid,mount,cgroup,time,net,\n"
-	  "or all, or none (default: all)", parse_ns, 0, NULL, NULL },
+	  "or all, or none (default: all)", parse_ns, 0, NULL, NULL, 0 },
 	{ "net", 0, ARG, RUN | LAYERS, "MODE",
 	  "host (no net namespace), none (only lo, up; default),\n"
 	  "veth (eth0 paired with an outside end) or bridge (that\n"
@@ -459,152 +475,162 @@ const struct st_cli_option st_cli_options[] = {
 	  "namespace that sandboxtime makes to stand for the host", parse_net, 0,
 	  "join:PATH|PID",
 	  "enter an existing network namespace (a file such as\n"
-	  "/run/netns/NAME, or a process's) instead of making one" },
+	  "/run/netns/NAME, or a process's) instead of making one", 0 },
 	{ "addr", 0, ARG, RUN, "A.B.C.D/N",
 	  "the sandbox's eth0 address (default: a free 10.213.x.y/30,\n"
-	  "or 10.214.x.2/24 with a bridge)", parse_addr, 0, NULL, NULL },
+	  "or 10.214.x.2/24 with a bridge)", parse_addr, 0, NULL, NULL, 0 },
 	{ "ipv6", 0, NOARG, RUN, NULL,
 	  "also give eth0 an IPv6 address from a free fd5b:7e1d:ab00::/48\n"
-	  "/64 and a default IPv6 route (veth and bridge)", parse_ipv6, 0, NULL, NULL },
+	  "/64 and a default IPv6 route (veth and bridge)", parse_ipv6, 0, NULL, NULL, 0 },
 	{ "addr6", 0, ARG, RUN, "ADDR/N",
 	  "eth0's IPv6 address, in fd00::/8 with N from 64 to 126\n"
-	  "(implies --ipv6)", parse_addr6, 0, NULL, NULL },
+	  "(implies --ipv6)", parse_addr6, 0, NULL, NULL, 0 },
 	{ "net-batch", 0, NOARG, RUN, NULL,
 	  "configure eth0 inside with one netlink batch (one step,\n"
-	  "inside_batch) instead of one timed step per request", parse_net_batch, 0, NULL, NULL },
+	  "inside_batch) instead of one timed step per request", parse_net_batch, 0, NULL, NULL, 0 },
 	{ "bridge", 0, ARG, RUN, "NAME",
-	  "join this existing bridge (root only) instead of a new one", parse_bridge, 0, NULL, NULL },
+	  "join this existing bridge (root only) instead of a new one", parse_bridge, 0, NULL, NULL, 0 },
 	{ "mtu", 0, ARG, RUN | NETBENCH, "N",
-	  "MTU of the veth pair and bridge (68 to 65535)", parse_mtu, 0, NULL, NULL },
+	  "MTU of the veth pair and bridge (68 to 65535)", parse_mtu, 0, NULL, NULL, 0 },
 	{ "net-steps-repeat", 0, ARG, RUN, "N",
 	  "also wire and unwire a private namespace N times the way the\n"
 	  "sandbox is wired, each step timed (default: 0)", parse_net_steps_repeat,
-	  ST_OPT_HELP_BREAK, NULL, NULL },
+	  ST_OPT_HELP_BREAK, NULL, NULL, 0 },
 	{ "paths", 0, ARG, NETBENCH, "LIST",
 	  "netbench: comma list of host,veth,bridge,host-to-sandbox,\n"
-	  "macvlan, or all (default: host,veth,bridge)", parse_paths, 0, NULL, NULL },
-	{ "duration", 0, ARG, NETBENCH, "SECONDS",
+	  "macvlan, or all (default: host,veth,bridge)", parse_paths, 0, NULL, NULL, 0 },
+	{ "duration", 0, ARG, NETBENCH | BENCH, "SECONDS",
 	  "netbench: measured time per run, fractions allowed, at\n"
-	  "most 3600 (default: 3)", parse_duration, 0, NULL, NULL },
+	  "most 3600 (default: 3); bench churn: create for that long\n"
+	  "instead of --count sandboxes, at most 300", parse_duration, 0, NULL, NULL, CHURN },
 	{ "size", 0, ARG, NETBENCH, "BYTES",
 	  "netbench: bytes per write of the stream, at most 64 MiB\n"
-	  "(default: 131072)", parse_size, 0, NULL, NULL },
+	  "(default: 131072)", parse_size, 0, NULL, NULL, 0 },
 	{ "rr", 0, NOARG, NETBENCH, NULL,
 	  "netbench: also measure 1-byte request/response latency\n"
-	  "(default)", parse_rr, 0, NULL, NULL },
+	  "(default)", parse_rr, 0, NULL, NULL, 0 },
 	{ "no-rr", 0, NOARG, NETBENCH, NULL,
-	  "netbench: throughput only", parse_no_rr, 0, NULL, NULL },
+	  "netbench: throughput only", parse_no_rr, 0, NULL, NULL, 0 },
 	{ "streams", 0, ARG, NETBENCH, "N",
 	  "netbench: parallel TCP connections of the stream, 1 to 64\n"
-	  "(default: 1)", parse_streams, 0, NULL, NULL },
+	  "(default: 1)", parse_streams, 0, NULL, NULL, 0 },
 	{ "busy-poll", 0, NOARG, NETBENCH, NULL,
 	  "netbench: the latency ends spin on non-blocking reads (and\n"
-	  "SO_BUSY_POLL) instead of sleeping until a byte arrives", parse_busy_poll, 0, NULL, NULL },
+	  "SO_BUSY_POLL) instead of sleeping until a byte arrives", parse_busy_poll, 0, NULL, NULL, 0 },
 	{ "udp", 0, NOARG, NETBENCH, NULL,
-	  "netbench: also a UDP stream (sent, received, lost)", parse_udp, 0, NULL, NULL },
+	  "netbench: also a UDP stream (sent, received, lost)", parse_udp, 0, NULL, NULL, 0 },
 	{ "cpu-pin", 0, NOARG, NETBENCH, NULL,
-	  "netbench: pin the server and the client to two different CPUs", parse_cpu_pin, 0, NULL, NULL },
+	  "netbench: pin the server and the client to two different CPUs", parse_cpu_pin, 0, NULL, NULL, 0 },
 	{ "sizes", 0, ARG, BENCH, "LIST",
 	  "bench fork: comma list of the parent's sizes in MB\n"
-	  "(default: 1,10,100,500,1000)", parse_sizes, 0, NULL, NULL },
+	  "(default: 1,10,100,500,1000)", parse_sizes, 0, NULL, NULL, FORK | ALL },
 	{ "files", 0, ARG, BENCH, "N",
 	  "bench files: files per pass, 1 to 100000 (default: 3000;\n"
-	  "the tree: a third more)", parse_files, 0, NULL, NULL },
+	  "the tree: a third more)", parse_files, 0, NULL, NULL, FILES | ALL },
+	{ "count", 0, ARG, BENCH, "N",
+	  "bench churn: sandboxes made and destroyed per creator count\n"
+	  "(default: 1000)", parse_count, 0, NULL, NULL, CHURN },
+	{ "parallel", 0, ARG, BENCH, "LIST",
+	  "bench churn: comma list of how many processes create at\n"
+	  "once, each 1 to 64 (default: 1)", parse_parallel, 0, NULL, NULL, CHURN },
+	{ "max-alive", 0, ARG, BENCH, "N",
+	  "bench churn: at most N sandboxes alive or not yet freed by\n"
+	  "the kernel at any time (default: 1000)", parse_max_alive, 0, NULL, NULL, CHURN },
 	{ "repeat", 0, ARG, RUN | LAYERS | NETBENCH | BENCH, "N",
 	  "measured repetitions per layer set (default: 20; 0 in a run:\n"
 	  "no measuring, only build and run the sandbox; netbench:\n"
-	  "runs per path, 3; bench files: 5)", parse_repeat, 0, NULL, NULL },
+	  "runs per path, 3; bench files: 5)", parse_repeat, 0, NULL, NULL, MEASURING_BENCHES },
 	{ "warmup", 0, ARG, RUN | LAYERS, "N",
-	  "unrecorded repetitions before measuring (default: 3)", parse_warmup, 0, NULL, NULL },
+	  "unrecorded repetitions before measuring (default: 3)", parse_warmup, 0, NULL, NULL, 0 },
 	{ "deferred-repeat", 0, ARG, RUN | LAYERS, "N",
 	  "samples of the deferred teardown (default: --repeat, at most 10)", parse_deferred_repeat,
-	  ST_OPT_HELP_BREAK, NULL, NULL },
+	  ST_OPT_HELP_BREAK, NULL, NULL, 0 },
 	{ "seed", 0, ARG, RUN | LAYERS | COMPARE, "N",
 	  "the seed of the sets' random order and of the intervals\n"
-	  "(default: a new one, printed in the report)", parse_seed, 0, NULL, NULL },
+	  "(default: a new one, printed in the report)", parse_seed, 0, NULL, NULL, 0 },
 	{ "resamples", 0, ARG, COMPARE, "N",
 	  "compare: bootstrap resamples per interval, 100 to 1000000\n"
-	  "(default: 2000)", parse_resamples, 0, NULL, NULL },
+	  "(default: 2000)", parse_resamples, 0, NULL, NULL, 0 },
 	{ "fail-if-slower", 0, ARG, COMPARE, "PCT",
 	  "compare: exit 1 when a figure's interval lies wholly above\n"
 	  "1+PCT/100 (significantly slower by more than PCT percent)", parse_fail_if_slower,
-	  ST_OPT_HELP_BREAK, NULL, NULL },
+	  ST_OPT_HELP_BREAK, NULL, NULL, 0 },
 	{ "cold", 0, ARG, RUN | LAYERS, "MS",
-	  "also measure after MS milliseconds idle before every sample", parse_cold, 0, NULL, NULL },
+	  "also measure after MS milliseconds idle before every sample", parse_cold, 0, NULL, NULL, 0 },
 	{ "alone", 0, NOARG, RUN | LAYERS, NULL,
 	  "also measure each layer alone against the base (rootless:\n"
-	  "user plus that layer, against user alone)", parse_alone, 0, NULL, NULL },
+	  "user plus that layer, against user alone)", parse_alone, 0, NULL, NULL, 0 },
 	{ "cpu", 0, ARG, RUN | LAYERS | NETBENCH | BENCH, "N",
-	  "pin sandboxtime and its children to CPU N", parse_cpu, 0, NULL, NULL },
+	  "pin sandboxtime and its children to CPU N", parse_cpu, 0, NULL, NULL, 0 },
 	{ "format", 0, ARG, REPORTING, "FORMAT",
 	  "table (default), json, csv, markdown (pipe tables to paste\n"
-	  "into a pull request) or prometheus (orphans, netbench, layers)", parse_format, 0, NULL, NULL },
+	  "into a pull request) or prometheus (orphans, netbench, layers)", parse_format, 0, NULL, NULL, 0 },
 	{ "json", 'J', NOARG, REPORTING, NULL,
-	  "same as --format=json", parse_json, 0, NULL, NULL },
+	  "same as --format=json", parse_json, 0, NULL, NULL, 0 },
 	{ "output", 'o', ARG, REPORTING, "FILE",
-	  "write the report to FILE instead of standard error", parse_output, 0, NULL, NULL },
+	  "write the report to FILE instead of standard error", parse_output, 0, NULL, NULL, 0 },
 	{ "svg", 0, ARG, CHARTED, "FILE",
-	  "also draw the report's charts into FILE (SVG)", parse_svg, 0, NULL, NULL },
+	  "also draw the report's charts into FILE (SVG)", parse_svg, 0, NULL, NULL, 0 },
 	{ "html", 0, ARG, CHARTED, "FILE",
 	  "also write one self-contained HTML page with the charts and\n"
-	  "the tables to FILE", parse_html, 0, NULL, NULL },
+	  "the tables to FILE", parse_html, 0, NULL, NULL, 0 },
 	{ "color", 0, ARG, REPORTING, "WHEN",
 	  "colour the table: auto (default), always or never; auto\n"
-	  "colours on a terminal unless NO_COLOR is set", parse_color, 0, NULL, NULL },
+	  "colours on a terminal unless NO_COLOR is set", parse_color, 0, NULL, NULL, 0 },
 	{ "quiet", 'q', NOARG, ST_CMDS_ALL, NULL,
-	  "no report and no progress (the exit status remains)", parse_quiet, 0, NULL, NULL },
+	  "no report and no progress (the exit status remains)", parse_quiet, 0, NULL, NULL, 0 },
 	{ "verbose", 'v', NOARG, RUN | LAYERS | NETBENCH | BENCH, NULL,
-	  "also print min, median, p95, mean and stddev of every figure", parse_verbose, 0, NULL, NULL },
+	  "also print min, median, p95, mean and stddev of every figure", parse_verbose, 0, NULL, NULL, 0 },
 	{ "hostname", 0, ARG, RUN, "NAME",
-	  "hostname inside the sandbox (default: sandbox)", parse_hostname, 0, NULL, NULL },
+	  "hostname inside the sandbox (default: sandbox)", parse_hostname, 0, NULL, NULL, 0 },
 	{ "no-init", 0, NOARG, RUN, NULL,
-	  "exec CMD as the sandbox's first process, without the init", parse_no_init, 0, NULL, NULL },
+	  "exec CMD as the sandbox's first process, without the init", parse_no_init, 0, NULL, NULL, 0 },
 	{ "kill-after", 0, ARG, RUN, "SECONDS",
 	  "after SIGINT/SIGTERM/SIGHUP/SIGQUIT, kill the sandbox if it\n"
-	  "has not ended in that time (default: 10; 0: wait forever)", parse_kill_after, 0, NULL, NULL },
+	  "has not ended in that time (default: 10; 0: wait forever)", parse_kill_after, 0, NULL, NULL, 0 },
 	{ "cap-add", 0, ARG, RUN, "LIST",
-	  "give the workload these capabilities too (CAP_NET_ADMIN,...)", parse_cap_add, 0, NULL, NULL },
+	  "give the workload these capabilities too (CAP_NET_ADMIN,...)", parse_cap_add, 0, NULL, NULL, 0 },
 	{ "cap-drop", 0, ARG, RUN, "LIST",
-	  "take these from it (ALL: every one); default: Docker's set", parse_cap_drop, 0, NULL, NULL },
+	  "take these from it (ALL: every one); default: Docker's set", parse_cap_drop, 0, NULL, NULL, 0 },
 	{ "no-new-privileges", 0, optional_argument, RUN, "true|false",
-	  "set no_new_privs for the workload (default: true)", parse_nnp, ST_OPT_HELP_BREAK, NULL, NULL },
+	  "set no_new_privs for the workload (default: true)", parse_nnp, ST_OPT_HELP_BREAK, NULL, NULL, 0 },
 	{ "seccomp", 0, ARG, RUN, "PROFILE",
-	  "default (built in), none, or an OCI/Docker JSON profile file", parse_seccomp, 0, NULL, NULL },
+	  "default (built in), none, or an OCI/Docker JSON profile file", parse_seccomp, 0, NULL, NULL, 0 },
 	{ "config", 0, ARG, RUN, "FILE",
-	  "read an OCI runtime-spec config.json (options given here win)", parse_config, 0, NULL, NULL },
+	  "read an OCI runtime-spec config.json (options given here win)", parse_config, 0, NULL, NULL, 0 },
 	{ "cgroup", 0, optional_argument, RUN | LAYERS, "PARENT",
 	  "run in a cgroup of its own, sandboxtime-PID, made under\n"
 	  "PARENT (a cgroup path; default: sandboxtime's own cgroup)\n"
 	  "with the config's linux.resources limits; and measure the\n"
-	  "cgroup layer (mkdir, limits, attach, rmdir, the free)", parse_cgroup, 0, NULL, NULL },
+	  "cgroup layer (mkdir, limits, attach, rmdir, the free)", parse_cgroup, 0, NULL, NULL, 0 },
 	{ "dry-run", 0, NOARG, CLEANUP | ORPHANS, NULL,
 	  "cleanup, orphans --cleanup: list what would be deleted,\n"
-	  "delete nothing", parse_dry_run, 0, NULL, NULL },
+	  "delete nothing", parse_dry_run, 0, NULL, NULL, 0 },
 	{ "all", 0, NOARG, ORPHANS, NULL,
-	  "orphans: also show the active namespaces in the table", parse_all, 0, NULL, NULL },
+	  "orphans: also show the active namespaces in the table", parse_all, 0, NULL, NULL, 0 },
 	{ "watch", 0, NOARG, ORPHANS | LAYERS, NULL,
 	  "orphans, layers: scan (measure) again and again until SIGINT,\n"
-	  "SIGTERM or SIGHUP", parse_watch, 0, NULL, NULL },
+	  "SIGTERM or SIGHUP", parse_watch, 0, NULL, NULL, 0 },
 	{ "interval", 0, ARG, ORPHANS | LAYERS, "SECONDS",
 	  "--watch: seconds between scans, fractions allowed,\n"
-	  "0.1 to 86400 (default: 60; layers: 3600)", parse_interval, 0, NULL, NULL },
+	  "0.1 to 86400 (default: 60; layers: 3600)", parse_interval, 0, NULL, NULL, 0 },
 	{ "textfile", 0, ARG, ORPHANS | LAYERS, "PATH",
 	  "orphans, layers: write the Prometheus text format to PATH\n"
 	  "atomically (node_exporter's textfile collector), each time\n"
-	  "with --watch", parse_textfile, 0, NULL, NULL },
+	  "with --watch", parse_textfile, 0, NULL, NULL, 0 },
 	{ "cleanup", 0, NOARG, ORPHANS, NULL,
 	  "orphans: as root, remove the orphans that only bind mounts\n"
-	  "hold (umount, then unlink an empty mount point file)", parse_cleanup, 0, NULL, NULL },
+	  "hold (umount, then unlink an empty mount point file)", parse_cleanup, 0, NULL, NULL, 0 },
 	{ "min-age", 0, ARG, ORPHANS, "SECONDS",
 	  "orphans --cleanup: only orphans at least that old, by their\n"
-	  "mount point file's ctime (default: 60)", parse_min_age, 0, NULL, NULL },
+	  "mount point file's ctime (default: 60)", parse_min_age, 0, NULL, NULL, 0 },
 	{ "cleanup-path", 0, ARG, ORPHANS, "DIR",
 	  "orphans --cleanup: may act under DIR too, besides /run/netns\n"
-	  "and /var/run/netns (repeatable, up to 8)", parse_cleanup_path, 0, NULL, NULL },
+	  "and /var/run/netns (repeatable, up to 8)", parse_cleanup_path, 0, NULL, NULL, 0 },
 	{ "help", 'h', NOARG, ST_CMDS_ALL, NULL,
-	  "display this help", parse_help, ST_OPT_ANSWER, NULL, NULL },
+	  "display this help", parse_help, ST_OPT_ANSWER, NULL, NULL, 0 },
 	{ "version", 'V', NOARG, ST_CMDS_ALL, NULL,
-	  "display version", parse_version, ST_OPT_ANSWER, NULL, NULL },
+	  "display version", parse_version, ST_OPT_ANSWER, NULL, NULL, 0 },
 };
 /* clang-format on */
 

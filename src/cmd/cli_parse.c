@@ -171,8 +171,8 @@ int st_nb_parse_duration(const char *text, double *out, struct st_error *err)
 	return 0;
 }
 
-int st_cli_parse_sizes(const char *text, unsigned int *out, size_t max, size_t *n,
-		       struct st_error *err)
+int st_cli_parse_list(const struct st_cli_list *l, const char *text, unsigned int *out,
+		      size_t *n, struct st_error *err)
 {
 	const char *p = text;
 
@@ -183,19 +183,29 @@ int st_cli_parse_sizes(const char *text, unsigned int *out, size_t max, size_t *
 		unsigned int v = 0;
 
 		if (len == 0 || len >= sizeof(item))
-			return st_error_usage(err, "--sizes: '%s': %s", text,
-					      len ? "a size is too long" : "an empty size (a comma list of MB: 1,10,100)");
+			return len ? st_error_usage(err, "%s: '%s': a %s is too long", l->what, text, l->noun)
+				   : st_error_usage(err, "%s: '%s': an empty %s (a comma list%s)", l->what,
+						    text, l->noun, l->example);
 		snprintf(item, sizeof(item), "%.*s", (int)len, p);
-		if (st_cli_parse_count("--sizes", item, 1, ST_CLI_MAX_SIZE_MB, &v, err) < 0)
+		if (st_cli_parse_count(l->what, item, l->min, l->max_value, &v, err) < 0)
 			return -EINVAL;
 		for (size_t i = 0; i < *n; i++)
 			if (out[i] == v)
-				return st_error_usage(err, "--sizes: %u MB is listed twice", v);
-		if (*n == max)
-			return st_error_usage(err, "--sizes: at most %zu sizes", max);
+				return st_error_usage(err, "%s: %u%s is listed twice", l->what, v, l->unit);
+		if (*n == l->max_items)
+			return st_error_usage(err, "%s: at most %zu %ss", l->what, l->max_items, l->noun);
 		out[(*n)++] = v;
 		if (!p[len])
 			return 0;
 		p += len + 1;
 	}
+}
+
+int st_cli_parse_sizes(const char *text, unsigned int *out, size_t max, size_t *n,
+		       struct st_error *err)
+{
+	const struct st_cli_list sizes = { "--sizes", "size", " MB", " of MB: 1,10,100", 1,
+					   ST_CLI_MAX_SIZE_MB, max };
+
+	return st_cli_parse_list(&sizes, text, out, n, err);
 }

@@ -2,10 +2,12 @@
 #include <string.h>
 
 #include "sandboxtime/bench_files.h"
+#include "sandboxtime/bench_churn.h"
 #include "sandboxtime/bench_fork.h"
 #include "sandboxtime/bench_syscall.h"
 #include "sandboxtime/bench_userns.h"
 #include "sandboxtime/cmd.h"
+#include "sandboxtime/report_bench_churn.h"
 #include "sandboxtime/report_bench_fork.h"
 #include "sandboxtime/report_bench_grid.h"
 #include "sandboxtime/session.h"
@@ -44,6 +46,50 @@ static int bench_fork(const struct st_bench_opts *o, const struct st_output *out
 	b.mask = s.report.mask;
 	ret = st_bench_fork_run(&b, err);
 	/* Stopped by signal N: 128+N, as a run and layers exit (docs/DESIGN.md). */
+	if (b.interrupted_by)
+		*exit_code = ST_EXIT_SIGNAL_BASE + b.interrupted_by;
+	if (ret < 0)
+		return ret;
+	if (!out->quiet || out->svg || out->html)
+		st_host_collect(&s.report.host);
+	r.host = &s.report.host;
+	return st_session_emit(&s, &w, &r, err);
+}
+
+/*
+ * bench churn: the machine's limits are checked before the session opens -o
+ * or probes a layer; a signal stops it with 128+N after everything it made
+ * is reaped and freed.
+ */
+static int churn_table(const void *ctx, FILE *out, struct st_error *err)
+{
+	return st_bench_churn_write_table(ctx, out, 0);
+}
+
+static json_t *churn_doc(const void *ctx)
+{
+	return st_bench_churn_json(ctx);
+}
+
+static int bench_churn(const struct st_bench_opts *o, const struct st_output *out, int *exit_code,
+		       struct st_error *err)
+{
+	struct st_session s __attribute__((cleanup(st_session_end)));
+	struct st_bench_churn b __attribute__((cleanup(st_bench_churn_free)));
+	struct st_bench_churn_report r = { .out = out, .b = &b };
+	const struct st_session_writers w = { .write = st_bench_churn_report_write, .table = churn_table,
+					      .doc = churn_doc, .title = "sandboxtime bench churn" };
+	int ret;
+
+	memset(&s, 0, sizeof(s));
+	ret = st_bench_churn_prepare(&b, o->measure.ns_mask, o->count, o->duration_s, o->max_alive,
+				     o->parallel, o->nparallel, err);
+	if (ret == 0)
+		ret = st_session_prepare(&s, out, &o->measure, err);
+	if (ret < 0)
+		return ret;
+	b.mask = s.report.mask | ST_LAYER_BIT(ST_LAYER_USER);
+	ret = st_bench_churn_run(&b, err);
 	if (b.interrupted_by)
 		*exit_code = ST_EXIT_SIGNAL_BASE + b.interrupted_by;
 	if (ret < 0)
@@ -151,12 +197,14 @@ int st_cmd_bench(const struct st_bench_opts *o, const struct st_output *out, int
 	if (strcmp(o->name, "all") == 0)
 		return st_cmd_bench_all(o, out, exit_code, err);
 	*exit_code = ST_EXIT_FAILURE;
-	if (strcmp(o->name, "fork") == 0)
+	if (o->kind == ST_BENCH_NAME_FORK)
 		ret = bench_fork(o, out, exit_code, err);
 	else if (strcmp(o->name, "files") == 0)
 		ret = bench_files(o, out, exit_code, err);
 	else if (strcmp(o->name, "userns") == 0)
 		ret = bench_userns(o, out, exit_code, err);
+	else if (o->kind == ST_BENCH_NAME_CHURN)
+		ret = bench_churn(o, out, exit_code, err);
 	else
 		ret = bench_syscall(o, out, err);
 	if (ret == 0)

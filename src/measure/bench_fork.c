@@ -19,6 +19,7 @@
 #include "sandboxtime/bench_guard.h"
 #include "sandboxtime/clock.h"
 #include "sandboxtime/compiler.h"
+#include "sandboxtime/host.h"
 #include "sandboxtime/layer.h"
 #include "sandboxtime/signals.h"
 #include "sandboxtime/spawn.h"
@@ -83,27 +84,6 @@ int st_bench_fork_impossible(double min_us, unsigned int size_mb, int copies_tab
 	return 0;
 }
 
-/* MemAvailable of /proc/meminfo, in MB. */
-static int mem_available_mb(uint64_t *out, struct st_error *err)
-{
-	char line[128];
-	unsigned long long kb;
-	FILE *f = fopen("/proc/meminfo", "re");
-
-	if (!f)
-		return st_error_set(err, errno, "bench fork: /proc/meminfo");
-	*out = 0;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1) {
-			fclose(f);
-			*out = kb / 1024;
-			return 0;
-		}
-	}
-	fclose(f);
-	return st_error_set(err, ENOENT, "bench fork: /proc/meminfo has no MemAvailable (Linux 3.14 or later)");
-}
-
 static int cmp_uint(const void *a, const void *b)
 {
 	unsigned int x = *(const unsigned int *)a, y = *(const unsigned int *)b;
@@ -130,7 +110,9 @@ int st_bench_fork_prepare(struct st_bench_fork *b, const unsigned int *sizes, si
 	b->mask = mask;
 	b->exec_path = EXEC_PATH;
 	b->resolution_us = st_guard_clock_resolution_us();
-	ret = mem_available_mb(&b->mem_available_mb, err);
+	ret = st_host_mem_available_mb(&b->mem_available_mb, err);
+	if (ret < 0)
+		st_error_wrap(err, "bench fork");
 	if (ret == 0)
 		ret = st_bench_fork_check_memory(b->sizes_mb, n, b->mem_available_mb, err);
 	if (ret == 0 && access(EXEC_PATH, X_OK) < 0)

@@ -13,6 +13,7 @@
 #include "sandboxtime/deferred.h"
 #include "sandboxtime/ns_user.h"
 #include "sandboxtime/spawn.h"
+#include "sandboxtime/userns_count.h"
 #include "sandboxtime/util.h"
 
 /* A free that has not come after this long is a kernel leak, not a delay. */
@@ -48,8 +49,7 @@ struct result {
 
 /* The lab's own state (in the lab process only). */
 struct lab {
-	int probe_req_wr, probe_res_rd; /* the chrooted drain prober */
-	pid_t prober;
+	struct st_userns_prober prober; /* the chrooted drain prober */
 	char max_user[32]; /* the outer namespace's limit, restored after each drain */
 	uint64_t create_ns[ST_LAYER_COUNT]; /* calibrated cost of a blocking type's unshare() */
 };
@@ -264,67 +264,15 @@ static int run_helper(const struct lab *lab, unsigned int mask, struct result *r
 }
 
 /*
- * The drain prober: chrooted, so that the kernel refuses it every user
- * namespace with EPERM, but only after counting it against the limits
- * (create_user_ns() checks the count first, then current_chrooted()). With
- * the outer namespace's limit at 1, ENOSPC thus says "something is still
- * counted", EPERM "nothing is", and the question creates nothing to wait for.
+ * The drain prober (userns_count.h): with the outer namespace's limit at 1,
+ * ENOSPC says "something is still counted", EPERM "nothing is", and the
+ * question creates nothing to wait for.
  */
-static void _noreturn_ prober_main(int req_rd, int res_wr)
-{
-	char c;
-
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (chroot("/proc") < 0 || chdir("/") < 0)
-		_exit(1);
-	while (TEMP_FAILURE_RETRY(read(req_rd, &c, 1)) == 1) {
-		int e = unshare(CLONE_NEWUSER) == 0 ? 0 : errno;
-
-		if (write(res_wr, &e, sizeof(e)) != (ssize_t)sizeof(e) || e == 0)
-			_exit(e == 0 ? 2 : 1);
-	}
-	_exit(0);
-}
-
-static int start_prober(struct lab *lab, struct st_error *err)
-{
-	int req[2], res[2];
-
-	if (pipe2(req, O_CLOEXEC) < 0)
-		return st_error_set(err, errno, "pipe");
-	if (pipe2(res, O_CLOEXEC) < 0) {
-		close(req[0]);
-		close(req[1]);
-		return st_error_set(err, errno, "pipe");
-	}
-	lab->prober = st_fork_child(err);
-	if (lab->prober == 0) {
-		close(req[1]);
-		close(res[0]);
-		prober_main(req[0], res[1]);
-	}
-	close(req[0]);
-	close(res[1]);
-	lab->probe_req_wr = req[1];
-	lab->probe_res_rd = res[0];
-	if (lab->prober < 0)
-		return (int)lab->prober;
-	return 0;
-}
-
-/* Asks the prober once: 0 drained, 1 not yet, or -errno. */
 static int drained(const struct lab *lab, struct st_error *err)
 {
-	char c = '?';
-	int e;
+	int ret = st_userns_prober_ask(&lab->prober, err);
 
-	if (write(lab->probe_req_wr, &c, 1) != 1 ||
-	    TEMP_FAILURE_RETRY(read(lab->probe_res_rd, &e, sizeof(e))) != (ssize_t)sizeof(e))
-		return st_error_set(err, EPROTO, "the drain prober died");
-	if (e == 0)
-		return st_error_set(err, EPROTO,
-				    "the drain prober created a user namespace in a chroot");
-	return e == ENOSPC ? 1 : 0;
+	return ret < 0 ? ret : ret == 0 ? 0 : 1;
 }
 
 /*
@@ -389,7 +337,7 @@ static int lab_setup(struct lab *lab, struct st_error *err)
 	if (ret < 0)
 		return st_error_set(err, -ret, "reading %s", MAX_USER_NS);
 	lab->max_user[strcspn(lab->max_user, "\n")] = '\0';
-	ret = start_prober(lab, err);
+	ret = st_userns_prober_start(&lab->prober, err);
 	if (ret == 0)
 		ret = run_helper(lab, 0, &r, err);
 	if (ret == 0 && r.failed) {
@@ -408,7 +356,7 @@ static int lab_setup(struct lab *lab, struct st_error *err)
 /* The lab process: answers its setup, then one result per requested mask. */
 static void _noreturn_ lab_main(int go_rd, int req_rd, int res_wr)
 {
-	struct lab lab = { .probe_req_wr = -1, .probe_res_rd = -1, .prober = -1 };
+	struct lab lab = { .prober = { .pid = -1, .req_wr = -1, .res_rd = -1, .limit_fd = -1 } };
 	struct result r;
 	unsigned int mask;
 	char c;
@@ -438,9 +386,7 @@ static void _noreturn_ lab_main(int go_rd, int req_rd, int res_wr)
 		if (write(res_wr, &r, sizeof(r)) != (ssize_t)sizeof(r))
 			_exit(1);
 	}
-	close(lab.probe_req_wr);
-	if (lab.prober > 0)
-		st_reap(lab.prober, NULL, &r.err);
+	st_userns_prober_stop(&lab.prober);
 	_exit(0);
 }
 

@@ -585,7 +585,7 @@ static void test_bench_fork_sizes(void **state)
 	assert_usage(PARSE(&o, &err, "bench", "fork", "--sizes=123456789012345678901234"), &err,
 		     "too long");
 	/* Only bench fork has sizes. */
-	assert_usage(PARSE(&o, &err, "bench", "syscall", "--sizes=1"), &err, "bench fork only");
+	assert_usage(PARSE(&o, &err, "bench", "syscall", "--sizes=1"), &err, "bench fork and all only");
 	assert_usage(PARSE(&o, &err, "layers", "--sizes=1"), &err, "--sizes");
 }
 
@@ -602,13 +602,54 @@ static void test_bench_files_all(void **state)
 	assert_true(o.bench.files == 100 && o.bench.repeat_given && o.bench.measure.repeat == 2);
 	assert_usage(PARSE(&o, &err, "bench", "files", "--files=0"), &err, "--files");
 	assert_usage(PARSE(&o, &err, "bench", "files", "--files=100001"), &err, "--files");
-	assert_usage(PARSE(&o, &err, "bench", "userns", "--files=10"), &err, "bench files only");
+	assert_usage(PARSE(&o, &err, "bench", "userns", "--files=10"), &err, "bench files and all only");
 	assert_usage(PARSE(&o, &err, "layers", "--files=10"), &err, "--files");
 	assert_int_equal(PARSE(&o, &err, "bench", "userns", "-J"), 0);
 	assert_int_equal(PARSE(&o, &err, "bench", "all", "--files=10", "--sizes=1", "-J"), 0);
 	assert_true(o.bench.files == 10 && o.bench.nsizes == 1);
 	assert_usage(PARSE(&o, &err, "bench", "all", "--format=csv"), &err, "bench all");
-	assert_usage(PARSE(&o, &err, "bench", "where"), &err, "known: syscall, cpu, fork, files, userns, all");
+	assert_usage(PARSE(&o, &err, "bench", "where"), &err, "known: syscall, cpu, fork, churn, files, userns, all");
+}
+
+/* bench churn: its options and defaults; a bench option elsewhere names its benches. */
+static void test_bench_churn_options(void **state)
+{
+	struct st_opts o;
+	struct st_error err = { 0 };
+
+	assert_int_equal(PARSE(&o, &err, "bench", "churn"), 0);
+	assert_int_equal(o.bench.kind, ST_BENCH_NAME_CHURN);
+	assert_int_equal(o.bench.count, 1000);
+	assert_int_equal(o.bench.max_alive, 1000);
+	assert_int_equal(o.bench.nparallel, 1);
+	assert_int_equal(o.bench.parallel[0], 1);
+	assert_int_equal(PARSE(&o, &err, "bench", "churn", "--count=20", "--parallel=2,1,8",
+			       "--max-alive=50", "--ns=net", "-J"), 0);
+	assert_int_equal(o.bench.count, 20);
+	assert_int_equal(o.bench.max_alive, 50);
+	assert_int_equal(o.bench.nparallel, 3);
+	assert_int_equal(o.bench.parallel[0], 2);
+	assert_int_equal(o.bench.parallel[2], 8);
+	assert_usage(PARSE(&o, &err, "bench", "churn", "--count=0"), &err, "--count");
+	assert_usage(PARSE(&o, &err, "bench", "churn", "--parallel=65"), &err, "--parallel");
+	assert_usage(PARSE(&o, &err, "bench", "churn", "--parallel=1,1"), &err, "listed twice");
+	assert_usage(PARSE(&o, &err, "bench", "churn", "--parallel=1,2,3,4,5,6,7,8,9"), &err,
+		     "at most 8 creator counts");
+	assert_usage(PARSE(&o, &err, "bench", "churn", "--max-alive=0"), &err, "--max-alive");
+	assert_int_equal(PARSE(&o, &err, "bench", "churn", "--duration=2.5"), 0);
+	assert_true(o.bench.duration_s == 2.5 && o.netbench.duration_s == 0);
+	assert_usage(PARSE(&o, &err, "bench", "churn", "--duration=2", "--count=3"), &err, "choose one");
+	assert_usage(PARSE(&o, &err, "bench", "churn", "--duration=301"), &err, "at most 300");
+	assert_usage(PARSE(&o, &err, "bench", "fork", "--duration=1"), &err,
+		     "--duration applies to bench churn only");
+	assert_usage(PARSE(&o, &err, "bench", "fork", "--count=3"), &err,
+		     "--count applies to bench churn only");
+	assert_usage(PARSE(&o, &err, "bench", "churn", "--sizes=1"), &err,
+		     "--sizes applies to bench fork and all only");
+	assert_usage(PARSE(&o, &err, "bench", "churn", "--repeat=3"), &err,
+		     "--repeat applies to bench syscall, cpu, fork, files, userns and all only");
+	assert_usage(PARSE(&o, &err, "layers", "--count=3"), &err, "applies to bench only");
+	assert_usage(PARSE(&o, &err, "bench", "chrun"), &err, "known: syscall, cpu, fork, churn, files, userns, all");
 }
 
 static void test_orphans(void **state)
@@ -938,6 +979,7 @@ int main(void)
 		cmocka_unit_test(test_unknown_subcommand),
 		cmocka_unit_test(test_bench_fork_sizes),
 		cmocka_unit_test(test_bench_files_all),
+		cmocka_unit_test(test_bench_churn_options),
 		cmocka_unit_test(test_orphans),
 		cmocka_unit_test(test_netbench),
 		cmocka_unit_test(test_repeated_parsing),

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# bench/launch_rate.sh BIN OUTDIR: issue 15's launch figures, end to end:
+# sandboxes started and completed per second one after another, with p50
+# and p99 per launch, for sandboxtime's default hardened launch, sandboxtime
+# doing only what unshare does (--no-init --seccomp=none --cap-add=ALL
+# --no-new-privileges=false), unshare and bwrap, each running /bin/true, in
+# the same hyperfine rounds (the commands' order rotating per round).
+# bench/launch_rate_results.py writes OUTDIR/launch.json and prints it.
+#
+# Environment: BENCH_LAUNCH_ROUNDS (3), BENCH_LAUNCH_RUNS (200 per command
+# and round). As root: the root launches of bench/run.sh's section 2.
+set -euo pipefail
+export LC_ALL=C
+
+[ $# -eq 2 ] || { echo "usage: bash bench/launch_rate.sh BIN OUTDIR" >&2; exit 2; }
+ST=$(realpath "$1")
+OUT=$2
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ROUNDS=${BENCH_LAUNCH_ROUNDS:-3}
+RUNS=${BENCH_LAUNCH_RUNS:-200}
+NS=uts,ipc,pid,mount,net
+BWRAP="bwrap --unshare-all --ro-bind /usr /usr --symlink usr/bin /bin --symlink usr/lib /lib --symlink usr/lib64 /lib64 --proc /proc"
+
+SPECS=(
+	"sandboxtime=$ST --repeat=0 --quiet --ns=$NS -- /bin/true"
+	"sandboxtime like unshare=$ST --repeat=0 --quiet --no-init --seccomp=none --cap-add=ALL --no-new-privileges=false --ns=$NS -- /bin/true"
+	"unshare=unshare --fork --pid --mount-proc --uts --ipc --net --mount true"
+	"bwrap=$BWRAP /bin/true"
+)
+mkdir -p "$OUT/raw"
+{
+	echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+	echo "commit: $(git -C "$ROOT" rev-parse --short HEAD)"
+	echo "kernel: $(uname -r)"
+	echo "load: $(cut -d' ' -f1-3 /proc/loadavg)"
+	echo "uid: $(id -u)"
+} >"$OUT/raw/meta.txt"
+for ((r = 1; r <= ROUNDS; r++)); do
+	echo "launch rate: round $r of $ROUNDS" >&2
+	args=()
+	n=${#SPECS[@]}
+	for ((i = 0; i < n; i++)); do
+		spec=${SPECS[$(((i + r) % n))]}
+		args+=(-n "${spec%%=*}" "${spec#*=}")
+	done
+	hyperfine -N --style basic --warmup 10 --runs "$RUNS" --export-json "$OUT/raw/launch.$r.json" \
+		"${args[@]}" >"$OUT/raw/launch.$r.log" 2>&1
+done
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$OUT/raw/meta.txt"
+python3 "$ROOT/bench/launch_rate_results.py" "$OUT/raw" "$OUT/launch.json"
