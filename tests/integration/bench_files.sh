@@ -50,7 +50,7 @@ t_bad_files() {
 		printf '%s\n' "$out" | head -1 | grep -q "^sandboxtime: --files" || { echo "'$args': $out"; return 1; }
 	done
 	out=$("$ST_BIN" bench userns --files=10 2>&1); rc=$?
-	[ "$rc" = 125 ] && printf '%s\n' "$out" | grep -q "applies to bench files only" || { echo "$rc $out"; return 1; }
+	[ "$rc" = 125 ] && printf '%s\n' "$out" | grep -q "applies to bench files and all only" || { echo "$rc $out"; return 1; }
 	expect_no_scratch
 }
 

@@ -48,7 +48,7 @@ t_bad_sizes() {
 		printf '%s\n' "$out" | head -1 | grep -q "^sandboxtime: --sizes: " || { echo "'$args': $out"; return 1; }
 	done
 	out=$("$ST_BIN" bench syscall --sizes=1 2>&1); rc=$?
-	[ "$rc" = 125 ] && printf '%s\n' "$out" | grep -q "applies to bench fork only" || { echo "$rc $out"; return 1; }
+	[ "$rc" = 125 ] && printf '%s\n' "$out" | grep -q "applies to bench fork and all only" || { echo "$rc $out"; return 1; }
 }
 
 # SIGINT while measuring: 130, and no worker or child left behind.
