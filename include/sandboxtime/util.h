@@ -29,4 +29,7 @@ int st_parse_uint(const char *what, const char *text, uint64_t min, uint64_t max
 /* Frees a NULL-terminated vector of strings and the strings; NULL is fine. */
 void st_strv_free(char **v);
 
+/* The first "." or ".." component of @path (its length in @len), or NULL: a path that cannot climb. */
+const char *st_path_dot_component(const char *path, size_t *len);
+
 #endif

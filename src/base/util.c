@@ -85,3 +85,17 @@ void st_strv_free(char **v)
 		free(v[i]);
 	free(v);
 }
+
+const char *st_path_dot_component(const char *path, size_t *len)
+{
+	const char *p = path;
+
+	while (*p) {
+		p += strspn(p, "/");
+		*len = strcspn(p, "/");
+		if ((*len == 1 && p[0] == '.') || (*len == 2 && p[0] == '.' && p[1] == '.'))
+			return p;
+		p += *len;
+	}
+	return NULL;
+}

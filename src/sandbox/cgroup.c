@@ -30,7 +30,8 @@ struct hier {
 
 int st_cgroup_path_check(const char *what, const char *path, int absolute, struct st_error *err)
 {
-	const char *p = path;
+	const char *dot;
+	size_t len;
 
 	if (!*path)
 		return st_error_usage(err, "%s: empty cgroup path", what);
@@ -41,17 +42,10 @@ int st_cgroup_path_check(const char *what, const char *path, int absolute, struc
 				      "(give a cgroup path, /a/b)", what, path);
 	if (strlen(path) >= ST_CG_PATH_MAX / 2)
 		return st_error_usage(err, "%s: cgroup path too long", what);
-	while (*p) {
-		size_t len;
-
-		while (*p == '/')
-			p++;
-		len = strcspn(p, "/");
-		if ((len == 1 && p[0] == '.') || (len == 2 && p[0] == '.' && p[1] == '.'))
-			return st_error_usage(err, "%s: '%s' has a '%.*s' component (it would leave "
-					      "the parent cgroup)", what, path, (int)len, p);
-		p += len;
-	}
+	dot = st_path_dot_component(path, &len);
+	if (dot)
+		return st_error_usage(err, "%s: '%s' has a '%.*s' component (it would leave "
+				      "the parent cgroup)", what, path, (int)len, dot);
 	return 0;
 }
 

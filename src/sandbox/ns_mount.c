@@ -151,21 +151,9 @@ int st_mount_option(struct st_mount *m, const char *opt)
 
 int st_mount_dest_ok(const char *dest)
 {
-	const char *p = dest;
+	size_t len;
 
-	if (dest[0] != '/')
-		return 0;
-	while (*p) {
-		size_t len;
-
-		while (*p == '/')
-			p++;
-		len = strcspn(p, "/");
-		if ((len == 1 && p[0] == '.') || (len == 2 && p[0] == '.' && p[1] == '.'))
-			return 0;
-		p += len;
-	}
-	return 1;
+	return dest[0] == '/' && !st_path_dot_component(dest, &len);
 }
 
 /* True when @dest is "/@name" (one component), however many slashes it has. */
