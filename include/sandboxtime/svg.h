@@ -64,4 +64,27 @@ double st_chart_height(const struct st_chart *c);
 /* Draws @c with its top at @y (inside an open <svg>). */
 void st_chart_draw(FILE *out, const struct st_chart *c, double y);
 
+/* ---- line plots (a time series: bench churn's backlog) -------------------- */
+
+struct st_plot_line {
+	const char *name; /* legend */
+	size_t n;
+	const double *x, *y;
+};
+
+/* Lines over a shared x axis (the legend and colours as the bar chart's). */
+struct st_plot {
+	const char *title;
+	const char *x_axis; /* with their units: "seconds since the first clone3() (s)" */
+	const char *y_axis;
+	const char *note;
+	size_t nlines;
+	struct st_plot_line line[ST_CHART_MAX_SERIES];
+};
+
+double st_plot_width(const struct st_plot *p);
+double st_plot_height(const struct st_plot *p);
+/* Draws @p with its top at @y (inside an open <svg>). */
+void st_plot_draw(FILE *out, const struct st_plot *p, double y);
+
 #endif

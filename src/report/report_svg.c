@@ -7,7 +7,9 @@
  *     of the largest set, in milliseconds (frees take ms, setups µs); a
  *     run's steps.
  *   netbench/v1: throughput per path, then latency p50 and p99 per path.
- *   bench/v1: the median of every row.
+ *   bench/v1: the median of every row; bench churn: the backlog over time
+ *     (a line per creator count), one creation's p50 and p99, and the
+ *     creation rate beside the bare clone loop's.
  *   compare/v1: every file's median as a share of the first file's, the
  *     later files with the ratio's interval.
  */
@@ -20,16 +22,26 @@
 #include "sandboxtime/svg.h"
 
 #define MAX_CHARTS 8
+#define MAX_PLOTS 2
 
+/* The bar charts, and the line plots drawn above them; the plots' points are owned here. */
 struct charts {
 	struct st_chart v[MAX_CHARTS];
 	size_t n;
+	struct st_plot p[MAX_PLOTS];
+	size_t np;
+	double *points[MAX_PLOTS][ST_CHART_MAX_SERIES];
+	char names[MAX_PLOTS][ST_CHART_MAX_SERIES][32];
+	char notes[MAX_PLOTS][96];
 };
 
 static void charts_free(struct charts *cs)
 {
 	for (size_t i = 0; i < cs->n; i++)
 		free(cs->v[i].rows);
+	for (size_t i = 0; i < cs->np; i++)
+		for (size_t l = 0; l < cs->p[i].nlines; l++)
+			free(cs->points[i][l]);
 }
 
 /* A new chart of at most @nrows rows; NULL: out of memory. */
@@ -229,6 +241,94 @@ static const char *grid_axis(json_t *doc)
 	return unit && strcmp(unit, "ns") == 0 ? "nanoseconds (ns)" : "microseconds (µs)";
 }
 
+/* Line @l of plot @pi: @key of every point of @series against its t_s. */
+static int plot_line(struct charts *cs, size_t pi, json_t *series, const char *key)
+{
+	struct st_plot *p = &cs->p[pi];
+	struct st_plot_line *l = &p->line[p->nlines];
+	size_t n = json_array_size(series), i;
+	double *xy = malloc((n ? n : 1) * 2 * sizeof(*xy));
+	json_t *pt;
+
+	if (!xy)
+		return -ENOMEM;
+	cs->points[pi][p->nlines++] = xy;
+	json_array_foreach(series, i, pt) {
+		xy[i] = num(pt, "t_s");
+		xy[n + i] = num(pt, key);
+	}
+	l->n = n;
+	l->x = xy;
+	l->y = xy + n;
+	l->name = cs->names[pi][p->nlines - 1];
+	return 0;
+}
+
+/*
+ * bench churn: the kernel's backlog over time, one line per creator count
+ * (the issue's picture: does teardown keep up?), then one creation's
+ * latency and the rates beside the bare clone loop's.
+ */
+static int churn_charts(struct charts *cs, json_t *doc)
+{
+	json_t *rows = json_object_get(doc, "rows"), *r;
+	size_t nrows = json_array_size(rows), pi = cs->np, i;
+	struct st_plot *p = &cs->p[pi];
+	struct st_chart *lat, *rate;
+
+	if (cs->np == MAX_PLOTS)
+		return -ENOMEM;
+	cs->np++;
+	memset(p, 0, sizeof(*p));
+	p->title = "Reaped but not yet freed, over time";
+	p->x_axis = "seconds since the first clone3() (s)";
+	p->y_axis = "backlog (sandboxes)";
+	snprintf(cs->notes[pi], sizeof(cs->notes[pi]),
+		 "one line per creator count; counted every %.0f ms, and through the drain",
+		 num(json_object_get(doc, "config"), "sample_interval_ms"));
+	p->note = cs->notes[pi];
+	json_array_foreach(rows, i, r) {
+		int ret;
+
+		if (i == ST_CHART_MAX_SERIES)
+			break; /* the table has them all */
+		snprintf(cs->names[pi][i], sizeof(cs->names[pi][i]), "%lld creator%s",
+			 (long long)json_integer_value(json_object_get(r, "parallel")),
+			 json_integer_value(json_object_get(r, "parallel")) == 1 ? "" : "s");
+		ret = plot_line(cs, pi, json_object_get(r, "series"), "backlog");
+		if (ret < 0)
+			return ret;
+	}
+	lat = chart_new(cs, "One creation, by creator count", "microseconds (µs)", nrows);
+	if (!lat)
+		return -ENOMEM;
+	series(lat, "p50", "bar-p50");
+	series(lat, "p99", "bar-p99");
+	rate = chart_new(cs, "Sandboxes made and destroyed per second", "sandboxes per second",
+			 nrows);
+	if (!rate)
+		return -ENOMEM;
+	series(rate, "sandboxtime", "bar-rate");
+	series(rate, "bare clone loop", "bar-bare");
+	json_array_foreach(rows, i, r) {
+		struct st_chart_row *lr = &lat->rows[lat->nrows++], *rr = &rate->rows[rate->nrows++];
+		json_t *create = json_object_get(r, "create_us");
+
+		/* The plot's legend names the same counts. */
+		if (i < ST_CHART_MAX_SERIES)
+			snprintf(lr->label, sizeof(lr->label), "%s", cs->names[pi][i]);
+		else
+			snprintf(lr->label, sizeof(lr->label), "%lld creators",
+				 (long long)json_integer_value(json_object_get(r, "parallel")));
+		memcpy(rr->label, lr->label, sizeof(rr->label));
+		plain_bar(lr, 0, num(create, "p50"));
+		plain_bar(lr, 1, num(create, "p99"));
+		plain_bar(rr, 0, num(r, "rate_per_s"));
+		plain_bar(rr, 1, num(json_object_get(r, "bare"), "rate_per_s"));
+	}
+	return 0;
+}
+
 /*
  * bench syscall/cpu: op and place; bench fork: size and method; bench
  * files/userns: op and place; bench all: each of its benches in turn.
@@ -251,6 +351,8 @@ static int bench_charts(struct charts *cs, json_t *doc)
 		}
 		return 0;
 	}
+	if (bench && strcmp(bench, "churn") == 0)
+		return churn_charts(cs, doc);
 	c = chart_new(cs, is_fork ? "Cost of starting a child, by parent size" : "Cost per operation",
 		      is_grid ? grid_axis(doc) : "microseconds (µs)", json_array_size(rows));
 	if (!c)
@@ -375,14 +477,23 @@ int st_svg_write_doc(FILE *out, json_t *doc, int standalone, struct st_error *er
 
 	if (ret < 0)
 		return ret;
+	for (size_t i = 0; i < cs.np; i++) {
+		height += st_plot_height(&cs.p[i]);
+		width = st_plot_width(&cs.p[i]) > width ? st_plot_width(&cs.p[i]) : width;
+	}
 	for (size_t i = 0; i < cs.n; i++) {
 		height += st_chart_height(&cs.v[i]);
 		width = st_chart_width(&cs.v[i]) > width ? st_chart_width(&cs.v[i]) : width;
 	}
 	host_caption(doc, caption, sizeof(caption));
-	st_svg_open(out, width, height, cs.n ? cs.v[0].title : caption, standalone);
+	st_svg_open(out, width, height, cs.np ? cs.p[0].title : cs.n ? cs.v[0].title : caption,
+		    standalone);
 	st_svg_text(out, 10, 16, ST_SVG_START, 11, "#555555", caption);
 	y = CAPTION_H;
+	for (size_t i = 0; i < cs.np; i++) {
+		st_plot_draw(out, &cs.p[i], y);
+		y += st_plot_height(&cs.p[i]);
+	}
 	for (size_t i = 0; i < cs.n; i++) {
 		st_chart_draw(out, &cs.v[i], y);
 		y += st_chart_height(&cs.v[i]);

@@ -138,10 +138,23 @@ static void extend(double v, double *lo, double *hi)
 	}
 }
 
+/* [lo, hi] widened to about five ticks of 1, 2 or 5 times a power of ten. */
+static void round_range(double *lo, double *hi, double *step)
+{
+	double raw, mag;
+
+	if (*hi - *lo <= 0)
+		*hi = *lo + 1;
+	raw = (*hi - *lo) / 5;
+	mag = pow(10, floor(log10(raw)));
+	*step = raw / mag < 1.5 ? mag : raw / mag < 3.5 ? 2 * mag : raw / mag < 7.5 ? 5 * mag : 10 * mag;
+	*lo = floor(*lo / *step) * *step;
+	*hi = ceil(*hi / *step) * *step;
+}
+
 static struct axis chart_axis(const struct st_chart *c)
 {
 	struct axis a = { 0, 0, 1, label_w(c) };
-	double raw, mag;
 
 	if (c->has_reference)
 		extend(c->reference, &a.lo, &a.hi);
@@ -157,14 +170,7 @@ static struct axis chart_axis(const struct st_chart *c)
 				extend(b->hi, &a.lo, &a.hi);
 			}
 		}
-	if (a.hi - a.lo <= 0)
-		a.hi = a.lo + 1;
-	/* About five ticks of 1, 2 or 5 times a power of ten. */
-	raw = (a.hi - a.lo) / 5;
-	mag = pow(10, floor(log10(raw)));
-	a.step = raw / mag < 1.5 ? mag : raw / mag < 3.5 ? 2 * mag : raw / mag < 7.5 ? 5 * mag : 10 * mag;
-	a.lo = floor(a.lo / a.step) * a.step;
-	a.hi = ceil(a.hi / a.step) * a.step;
+	round_range(&a.lo, &a.hi, &a.step);
 	return a;
 }
 
@@ -208,12 +214,12 @@ static void draw_axis(FILE *out, const struct st_chart *c, const struct axis *a,
 		st_svg_text(out, a->x0, bottom + 34 + NOTE_H, ST_SVG_START, 10.5, "#555555", c->note);
 }
 
-static void draw_legend(FILE *out, const struct st_chart *c, double x, double y)
+static void draw_legend(FILE *out, const char *const *names, size_t n, double x, double y)
 {
-	for (size_t s = 0; s < c->nseries; s++) {
+	for (size_t s = 0; s < n; s++) {
 		st_svg_rect(out, "legend", x, y - 10, 12, 12, palette[s], NULL);
-		st_svg_text(out, x + 16, y, ST_SVG_START, 11.5, "#000000", c->series[s]);
-		x += 28 + 7.0 * (double)strlen(c->series[s]);
+		st_svg_text(out, x + 16, y, ST_SVG_START, 11.5, "#000000", names[s]);
+		x += 28 + 7.0 * (double)strlen(names[s]);
 	}
 }
 
@@ -247,7 +253,7 @@ void st_chart_draw(FILE *out, const struct st_chart *c, double y)
 
 	fputs("<g class=\"chart\">\n", out);
 	st_svg_text(out, a.x0 + PLOT_W / 2, y + 22, ST_SVG_MIDDLE, 15, "#000000", c->title);
-	draw_legend(out, c, a.x0, y + TITLE_H + 6);
+	draw_legend(out, c->series, c->nseries, a.x0, y + TITLE_H + 6);
 	draw_axis(out, c, &a, top, bottom);
 	if (!c->nrows)
 		st_svg_text(out, (ax(&a, a.lo) + ax(&a, a.hi)) / 2, top + group_h(c) / 2 + 4,
@@ -264,5 +270,116 @@ void st_chart_draw(FILE *out, const struct st_chart *c, double y)
 	if (c->has_reference)
 		st_svg_line(out, ax(&a, c->reference), top, ax(&a, c->reference), bottom, "#000000", 1);
 	st_svg_line(out, ax(&a, 0), top, ax(&a, 0), bottom, "#333333", 1);
+	fputs("</g>\n", out);
+}
+
+/* ---- the line plot -------------------------------------------------------- */
+
+#define PLOT_LEFT 70.0  /* the y axis' tick labels */
+#define PLOT_H 220.0
+#define YTITLE_H 16.0   /* the y axis' title, above the plot: no rotated text */
+
+double st_plot_width(const struct st_plot *p)
+{
+	(void)p;
+	return PLOT_LEFT + PLOT_W + RIGHT_W;
+}
+
+double st_plot_height(const struct st_plot *p)
+{
+	return TITLE_H + LEGEND_H + YTITLE_H + PLOT_H + AXIS_H + (p->note ? NOTE_H : 0);
+}
+
+struct plot_axes {
+	double x_lo, x_hi, x_step, y_lo, y_hi, y_step;
+	double left, top; /* the plot area's corner */
+};
+
+static struct plot_axes plot_axes(const struct st_plot *p, double top)
+{
+	struct plot_axes a = { .left = PLOT_LEFT, .top = top };
+
+	for (size_t l = 0; l < p->nlines; l++)
+		for (size_t i = 0; i < p->line[l].n; i++) {
+			extend(p->line[l].x[i], &a.x_lo, &a.x_hi);
+			extend(p->line[l].y[i], &a.y_lo, &a.y_hi);
+		}
+	round_range(&a.x_lo, &a.x_hi, &a.x_step);
+	round_range(&a.y_lo, &a.y_hi, &a.y_step);
+	return a;
+}
+
+static double px(const struct plot_axes *a, double x)
+{
+	return a->left + (x - a->x_lo) / (a->x_hi - a->x_lo) * PLOT_W;
+}
+
+static double py(const struct plot_axes *a, double y)
+{
+	return a->top + PLOT_H - (y - a->y_lo) / (a->y_hi - a->y_lo) * PLOT_H;
+}
+
+static void draw_plot_axes(FILE *out, const struct st_plot *p, const struct plot_axes *a)
+{
+	double bottom = a->top + PLOT_H;
+	char buf[32];
+
+	for (double t = a->x_lo; t <= a->x_hi + a->x_step / 2; t += a->x_step) {
+		double v = fabs(t) < a->x_step / 1e6 ? 0 : t;
+
+		st_svg_line(out, px(a, v), a->top, px(a, v), bottom, "#e0e0e0", 0.8);
+		st_svg_line(out, px(a, v), bottom, px(a, v), bottom + 4, "#333333", 1);
+		fmt_tick(buf, sizeof(buf), v, a->x_step);
+		st_svg_text(out, px(a, v), bottom + 16, ST_SVG_MIDDLE, 11, "#333333", buf);
+	}
+	for (double t = a->y_lo; t <= a->y_hi + a->y_step / 2; t += a->y_step) {
+		double v = fabs(t) < a->y_step / 1e6 ? 0 : t;
+
+		st_svg_line(out, a->left, py(a, v), a->left + PLOT_W, py(a, v), "#e0e0e0", 0.8);
+		st_svg_line(out, a->left - 4, py(a, v), a->left, py(a, v), "#333333", 1);
+		fmt_tick(buf, sizeof(buf), v, a->y_step);
+		st_svg_text(out, a->left - 7, py(a, v) + 4, ST_SVG_END, 11, "#333333", buf);
+	}
+	st_svg_line(out, a->left, bottom, a->left + PLOT_W, bottom, "#333333", 1);
+	st_svg_line(out, a->left, a->top, a->left, bottom, "#333333", 1);
+	st_svg_text(out, a->left, a->top - 6, ST_SVG_START, 12, "#000000", p->y_axis);
+	st_svg_text(out, a->left + PLOT_W / 2, bottom + 34, ST_SVG_MIDDLE, 12, "#000000", p->x_axis);
+	if (p->note)
+		st_svg_text(out, a->left, bottom + 34 + NOTE_H, ST_SVG_START, 10.5, "#555555", p->note);
+}
+
+/* One line as a <polyline>, its name the <title> a browser shows on hover. */
+static void draw_line(FILE *out, const struct plot_axes *a, const struct st_plot_line *l,
+		      const char *stroke)
+{
+	fprintf(out, "<polyline class=\"plot-line\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.8\" "
+		"points=\"", stroke);
+	for (size_t i = 0; i < l->n; i++)
+		if (isfinite(l->x[i]) && isfinite(l->y[i]))
+			fprintf(out, "%s%.2f,%.2f", i ? " " : "", px(a, l->x[i]), py(a, l->y[i]));
+	fputs("\"><title>", out);
+	st_xml_escape(out, l->name);
+	fputs("</title></polyline>\n", out);
+}
+
+void st_plot_draw(FILE *out, const struct st_plot *p, double y)
+{
+	struct plot_axes a = plot_axes(p, y + TITLE_H + LEGEND_H + YTITLE_H);
+	const char *names[ST_CHART_MAX_SERIES];
+	size_t points = 0;
+
+	for (size_t l = 0; l < p->nlines; l++) {
+		names[l] = p->line[l].name;
+		points += p->line[l].n;
+	}
+	fputs("<g class=\"plot\">\n", out);
+	st_svg_text(out, a.left + PLOT_W / 2, y + 22, ST_SVG_MIDDLE, 15, "#000000", p->title);
+	draw_legend(out, names, p->nlines, a.left, y + TITLE_H + 6);
+	draw_plot_axes(out, p, &a);
+	if (!points)
+		st_svg_text(out, a.left + PLOT_W / 2, a.top + PLOT_H / 2, ST_SVG_MIDDLE, 12, "#555555",
+			    "nothing measured");
+	for (size_t l = 0; l < p->nlines; l++)
+		draw_line(out, &a, &p->line[l], palette[l]);
 	fputs("</g>\n", out);
 }

@@ -9,7 +9,7 @@
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/../lib.sh" "$1"
 
-plan 14
+plan 16
 
 CHECK=$ST_PYDIR/render_check.py
 check() { "$ST_PY" -B "$CHECK" "$@"; }
@@ -82,6 +82,16 @@ t_netbench_svg() {
 	check nb-svg "$dir/nb.json" "$dir/nb.svg"
 }
 each_mode "netbench --svg: one throughput bar per path, axis in Gbit/s" t_netbench_svg
+
+t_churn_svg() {
+	local mode=$1 dir
+	dir=$(st_scratch) || return 1
+	st_run "$mode" bench churn --count=60 --parallel=1,2 --ns=uts,net -J -o "$dir/c.json" --svg="$dir/c.svg" || return 1
+	expect_rc 0 || return 1
+	xmllint --noout "$dir/c.svg" || return 1
+	diag "$mode: $(check churn-svg "$dir/c.json" "$dir/c.svg")"
+}
+each_mode "bench churn --svg: the backlog over time, a line per creator count, its points where the series puts them" t_churn_svg
 
 t_compare_charts() {
 	local dir

@@ -10,6 +10,11 @@
   steps-svg RUN.json FILE.svg    one bar per step of the run
   nb-svg NB.json FILE.svg        one throughput bar per path of NB.json
   cmp-svg CMP.json FILE.svg      one bar per figure and file (A at 1)
+  churn-svg CHURN.json FILE.svg  one backlog line per creator count with
+                                 one point per series point, inside the plot
+                                 and climbing where the series climbs; p50
+                                 and p99 bars, rate and bare-loop bars per
+                                 count; the axis titles with their units
   html FILE.html RUN.json        well-formed enough to parse; nothing fetched
                                  (no src/href/link/script/@import/url());
                                  the inline SVG has the layers' bars; the
@@ -123,6 +128,34 @@ def cmp_svg(cmp_json, svg):
     figures = {f["figure"] for f in doc["figures"]}
     with_ratio = [f for f in doc["figures"] if f.get("ratio") is not None]
     bars(svg, "bar-file", len(figures) + len(with_ratio))
+
+
+def churn_svg(churn_json, svg):
+    doc, root = load(churn_json), svg_root(svg)
+    rows = doc["rows"]
+    lines = [p for p in root.iter(SVG + "polyline") if p.get("class") == "plot-line"]
+    if len(lines) != len(rows):
+        fail(f"{svg}: {len(lines)} backlog lines, {len(rows)} creator counts")
+    for row, line in zip(rows, lines):
+        pts = [tuple(map(float, p.split(","))) for p in line.get("points").split()]
+        if len(pts) != len(row["series"]):
+            fail(f"{svg}: {len(pts)} points, the series has {len(row['series'])}")
+        xs = [x for x, _ in pts]
+        if xs != sorted(xs):
+            fail(f"{svg}: the backlog line goes back in time")
+        # SVG's y grows downwards: the highest backlog is the smallest y.
+        top = min(range(len(pts)), key=lambda i: pts[i][1])
+        peak = max(p["backlog"] for p in row["series"])
+        if row["series"][top]["backlog"] != peak:
+            fail(f"{svg}: the line's highest point is not the series' largest backlog {peak}")
+    for cls in ("bar-p50", "bar-p99", "bar-rate", "bar-bare"):
+        bars(svg, cls, len(rows))
+    words = texts(root)
+    for title in ("backlog (sandboxes)", "seconds since the first clone3() (s)", "microseconds (µs)",
+                  "sandboxes per second"):
+        if title not in words:
+            fail(f"{svg}: no axis title {title!r}")
+    print(f"{len(rows)} lines, {sum(len(r['series']) for r in rows)} points")
 
 
 class Page(html.parser.HTMLParser):
@@ -253,6 +286,7 @@ def markdown(path, heading, n):
 
 
 COMMANDS = {"layers-svg": layers_svg, "bars": bars, "steps-svg": steps_svg, "nb-svg": nb_svg, "cmp-svg": cmp_svg,
+            "churn-svg": churn_svg,
             "html": page_html, "png": png, "markdown": markdown}
 
 if __name__ == "__main__":
