@@ -2,7 +2,8 @@
 /*
  * The SVG writer without a run: XML escaping (every text goes through it),
  * a chart's bars and whiskers from fixed values, a layers document drawn
- * into one bar per measured layer, and the text style's colour decision
+ * into one bar per measured layer, a line plot's points inside its axes,
+ * and the text style's colour decision
  * (--color, NO_COLOR, a file is no terminal).
  */
 #include <stdarg.h>
@@ -18,8 +19,12 @@
 #include "sandboxtime/report_svg.h"
 #include "sandboxtime/svg.h"
 
-/* What @fn wrote into a memory stream, NUL-terminated; the caller frees it. */
-static char *captured(void (*fn)(FILE *, const void *), const void *arg)
+/*
+ * What @fn wrote into a memory stream, NUL-terminated; the caller frees it.
+ * Not inlined: inlined, gcc 12 takes the returned buffer for a pointer to
+ * the local that open_memstream filled in (a false -Wdangling-pointer).
+ */
+static __attribute__((noinline)) char *captured(void (*fn)(FILE *, const void *), const void *arg)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -81,6 +86,54 @@ static void test_chart_bars(void **state)
 	assert_non_null(strstr(s, ">microseconds (µs)</text>"));
 	assert_null(strstr(s, "nan"));
 	assert_null(strstr(s, "width=\"-"));
+	free(s);
+}
+
+static void plot(FILE *f, const void *arg)
+{
+	st_plot_draw(f, arg, 0);
+}
+
+/* Every "x,y" of a polyline's points inside [x0, x1] x [y0, y1]; returns how many. */
+static size_t points_inside(const char *s, double x0, double x1, double y0, double y1)
+{
+	const char *p = strstr(s, "points=\"");
+	size_t n = 0;
+	double x, y;
+	int used;
+
+	assert_non_null(p);
+	for (p += strlen("points=\""); sscanf(p, "%lf,%lf%n", &x, &y, &used) == 2; p += used) {
+		assert_true(x >= x0 && x <= x1);
+		assert_true(y >= y0 && y <= y1);
+		n++;
+	}
+	return n;
+}
+
+static void test_plot_lines(void **state)
+{
+	const double t[] = { 0, 0.02, 0.04, 0.06 }, a[] = { 0, 30, 12, 0 }, b[] = { 0, 80, 95, 0 };
+	struct st_plot p = { .title = "backlog", .x_axis = "seconds (s)", .y_axis = "sandboxes",
+			     .nlines = 2, .line = { { "1 creator", 4, t, a }, { "2 creators", 4, t, b } } };
+	double w = st_plot_width(&p), h = st_plot_height(&p);
+	char *s = captured(plot, &p);
+	const char *second;
+
+	assert_int_equal(count(s, "class=\"plot-line\""), 2);
+	assert_int_equal(points_inside(s, 0, w, 0, h), 4);
+	second = strstr(strstr(s, "class=\"plot-line\"") + 1, "class=\"plot-line\"");
+	assert_non_null(second);
+	assert_int_equal(points_inside(second, 0, w, 0, h), 4);
+	assert_non_null(strstr(s, ">seconds (s)</text>"));
+	assert_non_null(strstr(s, ">sandboxes</text>"));
+	assert_null(strstr(s, "nothing measured"));
+	assert_null(strstr(s, "nan"));
+	free(s);
+	/* No point at all: the plot says so instead of drawing an empty frame. */
+	p.line[0].n = p.line[1].n = 0;
+	s = captured(plot, &p);
+	assert_non_null(strstr(s, "nothing measured"));
 	free(s);
 }
 
@@ -161,6 +214,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_xml_escape),
 		cmocka_unit_test(test_chart_bars),
+		cmocka_unit_test(test_plot_lines),
 		cmocka_unit_test(test_layers_document),
 		cmocka_unit_test(test_unknown_schema),
 		cmocka_unit_test(test_text_style),
