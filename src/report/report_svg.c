@@ -241,6 +241,14 @@ static const char *grid_axis(json_t *doc)
 	return unit && strcmp(unit, "ns") == 0 ? "nanoseconds (ns)" : "microseconds (µs)";
 }
 
+/* "1 creator", "2 creators": a churn row's creator count, in the legend and as a row label. */
+static void creators_label(char *buf, size_t len, json_t *row)
+{
+	long long n = json_integer_value(json_object_get(row, "parallel"));
+
+	snprintf(buf, len, "%lld creator%s", n, n == 1 ? "" : "s");
+}
+
 /* Line @l of plot @pi: @key of every point of @series against its t_s. */
 static int plot_line(struct charts *cs, size_t pi, json_t *series, const char *key)
 {
@@ -292,9 +300,7 @@ static int churn_charts(struct charts *cs, json_t *doc)
 
 		if (i == ST_CHART_MAX_SERIES)
 			break; /* the table has them all */
-		snprintf(cs->names[pi][i], sizeof(cs->names[pi][i]), "%lld creator%s",
-			 (long long)json_integer_value(json_object_get(r, "parallel")),
-			 json_integer_value(json_object_get(r, "parallel")) == 1 ? "" : "s");
+		creators_label(cs->names[pi][i], sizeof(cs->names[pi][i]), r);
 		ret = plot_line(cs, pi, json_object_get(r, "series"), "backlog");
 		if (ret < 0)
 			return ret;
@@ -314,12 +320,7 @@ static int churn_charts(struct charts *cs, json_t *doc)
 		struct st_chart_row *lr = &lat->rows[lat->nrows++], *rr = &rate->rows[rate->nrows++];
 		json_t *create = json_object_get(r, "create_us");
 
-		/* The plot's legend names the same counts. */
-		if (i < ST_CHART_MAX_SERIES)
-			snprintf(lr->label, sizeof(lr->label), "%s", cs->names[pi][i]);
-		else
-			snprintf(lr->label, sizeof(lr->label), "%lld creators",
-				 (long long)json_integer_value(json_object_get(r, "parallel")));
+		creators_label(lr->label, sizeof(lr->label), r);
 		memcpy(rr->label, lr->label, sizeof(rr->label));
 		plain_bar(lr, 0, num(create, "p50"));
 		plain_bar(lr, 1, num(create, "p99"));

@@ -194,24 +194,37 @@ static void fmt_tick(char *buf, size_t len, double t, double step)
 	snprintf(buf, len, "%.*f", decimals, t);
 }
 
-static void draw_axis(FILE *out, const struct st_chart *c, const struct axis *a, double top,
-		      double bottom)
+/* The x axis' line, its round ticks with labels, and the grid lines up to @top. */
+static void draw_x_ticks(FILE *out, const struct axis *a, double top, double bottom)
 {
 	char buf[32];
 
 	st_svg_line(out, ax(a, a->lo), bottom, ax(a, a->hi), bottom, "#333333", 1);
 	for (double t = a->lo; t <= a->hi + a->step / 2; t += a->step) {
-		double x = ax(a, fabs(t) < a->step / 1e6 ? 0 : t);
+		double v = fabs(t) < a->step / 1e6 ? 0 : t, x = ax(a, v);
 
 		st_svg_line(out, x, top, x, bottom, "#e0e0e0", 0.8);
 		st_svg_line(out, x, bottom, x, bottom + 4, "#333333", 1);
-		fmt_tick(buf, sizeof(buf), fabs(t) < a->step / 1e6 ? 0 : t, a->step);
+		fmt_tick(buf, sizeof(buf), v, a->step);
 		st_svg_text(out, x, bottom + 16, ST_SVG_MIDDLE, 11, "#333333", buf);
 	}
+}
+
+/* The axis' title under the ticks, and the note under it. */
+static void draw_axis_title(FILE *out, const struct axis *a, double bottom, const char *title,
+			    const char *note)
+{
 	st_svg_text(out, (ax(a, a->lo) + ax(a, a->hi)) / 2, bottom + 34, ST_SVG_MIDDLE, 12,
-		    "#000000", c->axis);
-	if (c->note)
-		st_svg_text(out, a->x0, bottom + 34 + NOTE_H, ST_SVG_START, 10.5, "#555555", c->note);
+		    "#000000", title);
+	if (note)
+		st_svg_text(out, a->x0, bottom + 34 + NOTE_H, ST_SVG_START, 10.5, "#555555", note);
+}
+
+static void draw_axis(FILE *out, const struct st_chart *c, const struct axis *a, double top,
+		      double bottom)
+{
+	draw_x_ticks(out, a, top, bottom);
+	draw_axis_title(out, a, bottom, c->axis, c->note);
 }
 
 static void draw_legend(FILE *out, const char *const *names, size_t n, double x, double y)
@@ -290,28 +303,25 @@ double st_plot_height(const struct st_plot *p)
 	return TITLE_H + LEGEND_H + YTITLE_H + PLOT_H + AXIS_H + (p->note ? NOTE_H : 0);
 }
 
+/* The x axis as the bar chart's (starting after the y tick labels), and the y axis. */
 struct plot_axes {
-	double x_lo, x_hi, x_step, y_lo, y_hi, y_step;
-	double left, top; /* the plot area's corner */
+	struct axis x;
+	double y_lo, y_hi, y_step;
+	double top; /* the plot area's upper edge */
 };
 
 static struct plot_axes plot_axes(const struct st_plot *p, double top)
 {
-	struct plot_axes a = { .left = PLOT_LEFT, .top = top };
+	struct plot_axes a = { .x = { .x0 = PLOT_LEFT }, .top = top };
 
 	for (size_t l = 0; l < p->nlines; l++)
 		for (size_t i = 0; i < p->line[l].n; i++) {
-			extend(p->line[l].x[i], &a.x_lo, &a.x_hi);
+			extend(p->line[l].x[i], &a.x.lo, &a.x.hi);
 			extend(p->line[l].y[i], &a.y_lo, &a.y_hi);
 		}
-	round_range(&a.x_lo, &a.x_hi, &a.x_step);
+	round_range(&a.x.lo, &a.x.hi, &a.x.step);
 	round_range(&a.y_lo, &a.y_hi, &a.y_step);
 	return a;
-}
-
-static double px(const struct plot_axes *a, double x)
-{
-	return a->left + (x - a->x_lo) / (a->x_hi - a->x_lo) * PLOT_W;
 }
 
 static double py(const struct plot_axes *a, double y)
@@ -321,31 +331,21 @@ static double py(const struct plot_axes *a, double y)
 
 static void draw_plot_axes(FILE *out, const struct st_plot *p, const struct plot_axes *a)
 {
-	double bottom = a->top + PLOT_H;
+	double left = a->x.x0, bottom = a->top + PLOT_H;
 	char buf[32];
 
-	for (double t = a->x_lo; t <= a->x_hi + a->x_step / 2; t += a->x_step) {
-		double v = fabs(t) < a->x_step / 1e6 ? 0 : t;
-
-		st_svg_line(out, px(a, v), a->top, px(a, v), bottom, "#e0e0e0", 0.8);
-		st_svg_line(out, px(a, v), bottom, px(a, v), bottom + 4, "#333333", 1);
-		fmt_tick(buf, sizeof(buf), v, a->x_step);
-		st_svg_text(out, px(a, v), bottom + 16, ST_SVG_MIDDLE, 11, "#333333", buf);
-	}
+	draw_x_ticks(out, &a->x, a->top, bottom);
 	for (double t = a->y_lo; t <= a->y_hi + a->y_step / 2; t += a->y_step) {
 		double v = fabs(t) < a->y_step / 1e6 ? 0 : t;
 
-		st_svg_line(out, a->left, py(a, v), a->left + PLOT_W, py(a, v), "#e0e0e0", 0.8);
-		st_svg_line(out, a->left - 4, py(a, v), a->left, py(a, v), "#333333", 1);
+		st_svg_line(out, left, py(a, v), left + PLOT_W, py(a, v), "#e0e0e0", 0.8);
+		st_svg_line(out, left - 4, py(a, v), left, py(a, v), "#333333", 1);
 		fmt_tick(buf, sizeof(buf), v, a->y_step);
-		st_svg_text(out, a->left - 7, py(a, v) + 4, ST_SVG_END, 11, "#333333", buf);
+		st_svg_text(out, left - 7, py(a, v) + 4, ST_SVG_END, 11, "#333333", buf);
 	}
-	st_svg_line(out, a->left, bottom, a->left + PLOT_W, bottom, "#333333", 1);
-	st_svg_line(out, a->left, a->top, a->left, bottom, "#333333", 1);
-	st_svg_text(out, a->left, a->top - 6, ST_SVG_START, 12, "#000000", p->y_axis);
-	st_svg_text(out, a->left + PLOT_W / 2, bottom + 34, ST_SVG_MIDDLE, 12, "#000000", p->x_axis);
-	if (p->note)
-		st_svg_text(out, a->left, bottom + 34 + NOTE_H, ST_SVG_START, 10.5, "#555555", p->note);
+	st_svg_line(out, left, a->top, left, bottom, "#333333", 1);
+	st_svg_text(out, left, a->top - 6, ST_SVG_START, 12, "#000000", p->y_axis);
+	draw_axis_title(out, &a->x, bottom, p->x_axis, p->note);
 }
 
 /* One line as a <polyline>, its name the <title> a browser shows on hover. */
@@ -356,7 +356,7 @@ static void draw_line(FILE *out, const struct plot_axes *a, const struct st_plot
 		"points=\"", stroke);
 	for (size_t i = 0; i < l->n; i++)
 		if (isfinite(l->x[i]) && isfinite(l->y[i]))
-			fprintf(out, "%s%.2f,%.2f", i ? " " : "", px(a, l->x[i]), py(a, l->y[i]));
+			fprintf(out, "%s%.2f,%.2f", i ? " " : "", ax(&a->x, l->x[i]), py(a, l->y[i]));
 	fputs("\"><title>", out);
 	st_xml_escape(out, l->name);
 	fputs("</title></polyline>\n", out);
@@ -373,11 +373,11 @@ void st_plot_draw(FILE *out, const struct st_plot *p, double y)
 		points += p->line[l].n;
 	}
 	fputs("<g class=\"plot\">\n", out);
-	st_svg_text(out, a.left + PLOT_W / 2, y + 22, ST_SVG_MIDDLE, 15, "#000000", p->title);
-	draw_legend(out, names, p->nlines, a.left, y + TITLE_H + 6);
+	st_svg_text(out, a.x.x0 + PLOT_W / 2, y + 22, ST_SVG_MIDDLE, 15, "#000000", p->title);
+	draw_legend(out, names, p->nlines, a.x.x0, y + TITLE_H + 6);
 	draw_plot_axes(out, p, &a);
 	if (!points)
-		st_svg_text(out, a.left + PLOT_W / 2, a.top + PLOT_H / 2, ST_SVG_MIDDLE, 12, "#555555",
+		st_svg_text(out, a.x.x0 + PLOT_W / 2, a.top + PLOT_H / 2, ST_SVG_MIDDLE, 12, "#555555",
 			    "nothing measured");
 	for (size_t l = 0; l < p->nlines; l++)
 		draw_line(out, &a, &p->line[l], palette[l]);
