@@ -6,6 +6,7 @@
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
+LIBEXECDIR ?= $(PREFIX)/libexec/sandboxtime
 DESTDIR ?=
 WERROR ?= 1
 , := ,
@@ -35,7 +36,7 @@ ifneq ($(SANITIZE),)
 CFLAGS += -fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-pointer
 LDFLAGS += -fsanitize=$(SANITIZE)
 endif
-ST_CFLAGS := -std=c17 -D_GNU_SOURCE -Iinclude $(WFLAGS) -MMD -MP \
+ST_CFLAGS := -std=c17 -D_GNU_SOURCE -Iinclude $(WFLAGS) -MMD -MP -DST_LIBEXECDIR='"$(LIBEXECDIR)"' \
 	     $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 ST_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 # The binary links libcap, libseccomp and jansson statically (their -dev
@@ -70,8 +71,9 @@ Q := @
 endif
 
 # Sources sit in one folder per concern (src/cmd, src/net, ...; README's
-# Layout names them); every .c under src/ but main.c is part of the library.
-LIB_SRCS := $(filter-out src/main.c,$(sort $(wildcard src/*.c src/*/*.c)))
+# Layout names them); every .c under src/ but main.c and src/probe/ (a
+# program of its own, below) is part of the library.
+LIB_SRCS := $(filter-out src/main.c src/probe/%,$(sort $(wildcard src/*.c src/*/*.c)))
 LIB_OBJS := $(LIB_SRCS:src/%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/seccomp_default.o
 LIB := $(BUILD)/libsandboxtime.a
 BIN := $(BUILD)/sandboxtime
@@ -79,8 +81,30 @@ BIN := $(BUILD)/sandboxtime
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
+# sandboxtime-probe, the programs of `bench where`: one static binary that
+# runs unchanged on the host, in the sandbox, as a microVM's /init and under
+# qemu-user. Built for the host, and for aarch64 where Debian's cross
+# compiler is installed. Never sanitized: a sanitizer's runtime does not run
+# as pid 1 of a bare kernel. sandboxtime looks for it beside its own binary,
+# then in LIBEXECDIR.
+PROBE_SRC := src/probe/where_probe.c
+PROBE_CFLAGS := -std=c17 -D_GNU_SOURCE -O2 -static $(WFLAGS)
+CROSS_CC_AARCH64 ?= aarch64-linux-gnu-gcc
+PROBES := $(BUILD)/sandboxtime-probe \
+	  $(if $(shell command -v $(CROSS_CC_AARCH64) 2>/dev/null),$(BUILD)/sandboxtime-probe-aarch64)
+
 .PHONY: all deps demo check unit integration install uninstall clean bench
-all: $(BIN)
+all: $(BIN) $(PROBES)
+
+$(BUILD)/sandboxtime-probe: $(PROBE_SRC) Makefile
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $< (static)")
+	$(Q)$(CC) $(PROBE_CFLAGS) -o $@ $<
+
+$(BUILD)/sandboxtime-probe-aarch64: $(PROBE_SRC) Makefile
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $< (static, aarch64)")
+	$(Q)$(CROSS_CC_AARCH64) $(PROBE_CFLAGS) -o $@ $<
 
 $(BUILD)/obj/%.o: src/%.c $(FLAGS_FILE)
 	@mkdir -p $(dir $@)
@@ -268,13 +292,15 @@ fuzz:
 	done; [ $$failed -eq 0 ]
 
 # No setuid bit, ever: sandboxtime needs no privilege it does not already have.
-install: $(BIN)
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+install: $(BIN) $(PROBES)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(LIBEXECDIR)
 	install -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/sandboxtime
+	install -m 0755 $(PROBES) $(DESTDIR)$(LIBEXECDIR)/
 	install -m 0644 man/sandboxtime.1 $(DESTDIR)$(MANDIR)/man1/sandboxtime.1
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/sandboxtime $(DESTDIR)$(MANDIR)/man1/sandboxtime.1
+	rm -rf $(DESTDIR)$(LIBEXECDIR)
 
 clean:
 	rm -rf $(BUILD)

@@ -31,6 +31,10 @@ ST_TMP=$(mktemp -d /tmp/sandboxtime-test.XXXXXX)
 chmod 755 "$ST_TMP"
 cp "$ST_BIN" "$ST_TMP/sandboxtime"
 chmod 755 "$ST_TMP/sandboxtime"
+# bench where's probes live beside the binary (Makefile: PROBES).
+for probe in "$(dirname "$ST_BIN")"/sandboxtime-probe*; do
+	[ -x "$probe" ] && install -m 0755 "$probe" "$ST_TMP/"
+done
 ST_NOBODY_BIN="$ST_TMP/sandboxtime"
 trap 'rm -rf "$ST_TMP"' EXIT
 

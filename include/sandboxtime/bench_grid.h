@@ -55,6 +55,8 @@ struct st_bench_grid {
 	size_t nplaces, nops;
 	const char *places[ST_GRID_MAX_PLACES];
 	const char *ops[ST_GRID_MAX_OPS];
+	/* NULL: every operation is in unit; else each its own (bench where: ns and us) */
+	const char *const *op_units;
 	char unavailable[ST_GRID_MAX_PLACES][2 * ST_ERROR_MSG_MAX]; /* "": measured; else why not */
 	struct st_grid_cell cell[ST_GRID_MAX_PLACES][ST_GRID_MAX_OPS];
 	struct st_grid_config config[ST_GRID_MAX_CONFIG]; /* numbers the report's config shows */
@@ -73,6 +75,9 @@ int st_grid_run(struct st_bench_grid *g, st_grid_sample_fn fn, void *ctx, struct
 
 /* Replaces every figure below the clock's resolution by the reason. */
 void st_grid_apply_guards(struct st_bench_grid *g);
+
+/* The unit of operation @op. */
+const char *st_grid_op_unit(const struct st_bench_grid *g, size_t op);
 
 /* The median of a cell, or -1 when it is refused, unavailable or empty. */
 double st_grid_median(const struct st_bench_grid *g, size_t place, size_t op);

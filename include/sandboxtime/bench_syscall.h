@@ -32,7 +32,7 @@ extern const char *const st_bench_op_names[ST_BENCH_OPS];
 
 #define ST_BENCH_MAX_WHERE 8
 
-struct st_bench_where {
+struct st_syscall_place {
 	char name[32];          /* "host", "sandbox", "seccomp:default", "seccomp:100" */
 	unsigned int mask;      /* layers of the child */
 	struct st_seccomp filter;	    /* prog NULL: none; load_flags: SPEC_ALLOW */
@@ -49,7 +49,7 @@ struct st_bench_syscall {
 	unsigned int mask;  /* the sandbox's layers */
 	int interrupted_by; /* the signal that stopped the run (-EINTR), or 0 */
 	size_t nwhere;
-	struct st_bench_where where[ST_BENCH_MAX_WHERE];
+	struct st_syscall_place where[ST_BENCH_MAX_WHERE];
 };
 
 /*

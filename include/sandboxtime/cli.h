@@ -121,6 +121,7 @@ enum st_bench_kind {
 	ST_BENCH_NAME_CHURN,
 	ST_BENCH_NAME_FILES,
 	ST_BENCH_NAME_USERNS,
+	ST_BENCH_NAME_WHERE,
 	ST_BENCH_NAME_ALL,
 	ST_BENCH_NAME_KINDS,
 };
@@ -142,6 +143,10 @@ struct st_bench_opts {
 	unsigned int max_alive; /* bench churn --max-alive (default 1000) */
 	unsigned int parallel[ST_BENCH_MAX_PARALLEL]; /* bench churn --parallel */
 	size_t nparallel;                              /* 0: the default, 1 */
+	/* bench where (issue 14.2) */
+	const char *ns_text;  /* --ns as given: the sandbox place runs sandboxtime with it */
+	const char *kernel;   /* --kernel: the microVM's kernel */
+	const char *vm_accel; /* --vm-accel: kvm or tcg; NULL: kvm */
 };
 
 #define ST_CMP_MAX_FILES 16

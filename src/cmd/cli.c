@@ -45,6 +45,7 @@ static const char *const bench_names[ST_BENCH_NAME_KINDS] = {
 	[ST_BENCH_NAME_CHURN] = "churn",
 	[ST_BENCH_NAME_FILES] = "files",
 	[ST_BENCH_NAME_USERNS] = "userns",
+	[ST_BENCH_NAME_WHERE] = "where",
 	[ST_BENCH_NAME_ALL] = "all",
 };
 
@@ -65,6 +66,7 @@ static const char usage_head[] =
 	" sandboxtime bench fork [OPTIONS]        fork() against the parent's memory, vs vfork, posix_spawn\n"
 	" sandboxtime bench files [OPTIONS]       file operations on tmpfs, disk, bind mount, overlayfs\n"
 	" sandboxtime bench userns [OPTIONS]      stat, open, capable() in nested user namespaces\n"
+	" sandboxtime bench where [OPTIONS]       the same programs on the host, in a sandbox, a VM, qemu-user\n"
 	" sandboxtime bench all [OPTIONS]         every bench above with its defaults, one report\n"
 	" sandboxtime bench churn [OPTIONS]       sandboxes made and destroyed at a rate: the kernel's backlog\n"
 	" sandboxtime compare A.json B.json...    B over A for every figure, with bootstrap intervals\n"
@@ -285,14 +287,14 @@ static int parse_command(int argc, char **argv, struct st_opts *o, int *first,
 		o->command = ST_CMD_BENCH;
 		*first = 3;
 		if (argc < 3 || argv[2][0] == '-')
-			return st_error_usage(err, "bench: which benchmark? (known: syscall, cpu, fork, churn, files, userns, all)");
+			return st_error_usage(err, "bench: which benchmark? (known: syscall, cpu, fork, churn, files, userns, where, all)");
 		for (size_t i = 0; i < ARRAY_SIZE(bench_names); i++)
 			if (strcmp(argv[2], bench_names[i]) == 0) {
 				o->bench.name = bench_names[i];
 				o->bench.kind = (enum st_bench_kind)i;
 			}
 		if (!o->bench.name)
-			return st_error_usage(err, "bench: unknown benchmark '%s' (known: syscall, cpu, fork, churn, files, userns, all)", argv[2]);
+			return st_error_usage(err, "bench: unknown benchmark '%s' (known: syscall, cpu, fork, churn, files, userns, where, all)", argv[2]);
 		return 0;
 	}
 	if (strcmp(argv[1], "compare") == 0) {

@@ -40,9 +40,10 @@
 #define FORK ST_BENCH_NAME_BIT(ST_BENCH_NAME_FORK)
 #define CHURN ST_BENCH_NAME_BIT(ST_BENCH_NAME_CHURN)
 #define FILES ST_BENCH_NAME_BIT(ST_BENCH_NAME_FILES)
+#define WHERE ST_BENCH_NAME_BIT(ST_BENCH_NAME_WHERE)
 #define ALL ST_BENCH_NAME_BIT(ST_BENCH_NAME_ALL)
 #define MEASURING_BENCHES (ST_BENCH_NAME_BIT(ST_BENCH_NAME_SYSCALL) | ST_BENCH_NAME_BIT(ST_BENCH_NAME_CPU) | FORK | \
-			   FILES | ST_BENCH_NAME_BIT(ST_BENCH_NAME_USERNS) | ALL)
+			   FILES | ST_BENCH_NAME_BIT(ST_BENCH_NAME_USERNS) | WHERE | ALL)
 /* The options of every command that writes a report. */
 #define REPORTING (RUN | LAYERS | ORPHANS | NETBENCH | BENCH | COMPARE)
 /* The commands whose reports have charts: the measuring ones and compare. */
@@ -60,6 +61,8 @@ static int parse_ns(struct st_opts *o, const char *arg, struct st_error *err)
 
 	if (o->command != ST_CMD_BENCH)
 		o->run.given |= ST_GIVEN_NS;
+	else
+		o->bench.ns_text = arg;
 	return st_layer_parse(arg, &m->ns_mask, &m->ns_explicit, err);
 }
 
@@ -177,6 +180,22 @@ static int parse_files(struct st_opts *o, const char *arg, struct st_error *err)
 	if (ret == 0)
 		o->bench.files = (unsigned int)v;
 	return ret;
+}
+
+static int parse_kernel(struct st_opts *o, const char *arg, struct st_error *err)
+{
+	if (!*arg)
+		return st_error_usage(err, "--kernel: empty path");
+	o->bench.kernel = arg;
+	return 0;
+}
+
+static int parse_vm_accel(struct st_opts *o, const char *arg, struct st_error *err)
+{
+	if (strcmp(arg, "kvm") != 0 && strcmp(arg, "tcg") != 0)
+		return st_error_usage(err, "--vm-accel: '%s' is neither kvm nor tcg", arg);
+	o->bench.vm_accel = arg;
+	return 0;
 }
 
 static int parse_count(struct st_opts *o, const char *arg, struct st_error *err)
@@ -527,6 +546,14 @@ const struct st_cli_option st_cli_options[] = {
 	{ "files", 0, ARG, BENCH, "N",
 	  "bench files: files per pass, 1 to 100000 (default: 3000;\n"
 	  "the tree: a third more)", parse_files, 0, NULL, NULL, FILES | ALL },
+	{ "kernel", 0, ARG, BENCH, "PATH",
+	  "bench where: the microVM's kernel (default:\n"
+	  "/boot/vmlinuz-$(uname -r), else the newest /boot/vmlinuz-*)", parse_kernel, 0, NULL, NULL,
+	  WHERE | ALL },
+	{ "vm-accel", 0, ARG, BENCH, "kvm|tcg",
+	  "bench where: run the microVM on KVM (default) or emulate\n"
+	  "it with qemu's TCG (no KVM needed; its figures are emulation's)", parse_vm_accel, 0, NULL,
+	  NULL, WHERE | ALL },
 	{ "count", 0, ARG, BENCH, "N",
 	  "bench churn: sandboxes made and destroyed per creator count\n"
 	  "(default: 1000)", parse_count, 0, NULL, NULL, CHURN },

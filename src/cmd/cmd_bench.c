@@ -6,6 +6,7 @@
 #include "sandboxtime/bench_fork.h"
 #include "sandboxtime/bench_syscall.h"
 #include "sandboxtime/bench_userns.h"
+#include "sandboxtime/bench_where.h"
 #include "sandboxtime/cmd.h"
 #include "sandboxtime/report_bench_churn.h"
 #include "sandboxtime/report_bench_fork.h"
@@ -189,6 +190,25 @@ static int bench_userns(const struct st_bench_opts *o, const struct st_output *o
 	return emit_grid(&s, out, &b.g, exit_code, st_bench_userns_run(&b, err), err);
 }
 
+/* bench where: the places it cannot reach are found before the session opens -o. */
+static int bench_where(const struct st_bench_opts *o, const struct st_output *out, int *exit_code,
+		       struct st_error *err)
+{
+	struct st_session s __attribute__((cleanup(st_session_end)));
+	struct st_bench_where b __attribute__((cleanup(st_bench_where_free))) = { .initramfs_fd = -1 };
+	const struct st_where_opts wo = { .kernel = o->kernel, .vm_accel = o->vm_accel,
+					  .ns = o->ns_text };
+	int ret;
+
+	memset(&s, 0, sizeof(s));
+	ret = st_bench_where_prepare(&b, o->measure.repeat, &wo, err);
+	if (ret == 0)
+		ret = st_session_open(&s, out, err);
+	if (ret < 0)
+		return ret;
+	return emit_grid(&s, out, &b.g, exit_code, st_bench_where_run(&b, err), err);
+}
+
 int st_cmd_bench(const struct st_bench_opts *o, const struct st_output *out, int *exit_code,
 		 struct st_error *err)
 {
@@ -203,6 +223,8 @@ int st_cmd_bench(const struct st_bench_opts *o, const struct st_output *out, int
 		ret = bench_files(o, out, exit_code, err);
 	else if (strcmp(o->name, "userns") == 0)
 		ret = bench_userns(o, out, exit_code, err);
+	else if (o->kind == ST_BENCH_NAME_WHERE)
+		ret = bench_where(o, out, exit_code, err);
 	else if (o->kind == ST_BENCH_NAME_CHURN)
 		ret = bench_churn(o, out, exit_code, err);
 	else

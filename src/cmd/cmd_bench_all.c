@@ -3,8 +3,8 @@
  * bench all: every benchmark with its defaults, one after the other, in one
  * session (one -o, one host), and one document: the table of each in turn,
  * or JSON {"bench": "all", "benches": [each one's document]}. A benchmark
- * the machine cannot run here (bench fork's sizes beyond MemAvailable) is
- * skipped with its reason and the rest runs.
+ * the machine cannot run here (bench fork's sizes beyond MemAvailable, bench
+ * where without its probe) is skipped with its reason and the rest runs.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +13,7 @@
 #include "sandboxtime/bench_fork.h"
 #include "sandboxtime/bench_syscall.h"
 #include "sandboxtime/bench_userns.h"
+#include "sandboxtime/bench_where.h"
 #include "sandboxtime/cmd.h"
 #include "sandboxtime/report.h"
 #include "sandboxtime/report_bench.h"
@@ -26,6 +27,8 @@ struct bench_all {
 	char fork_skipped[2 * ST_ERROR_MSG_MAX]; /* "": measured */
 	struct st_bench_files files;
 	struct st_bench_userns userns;
+	struct st_bench_where where;
+	char where_skipped[2 * ST_ERROR_MSG_MAX]; /* "": measured */
 	const struct st_output *out;
 	const struct st_host *host;
 };
@@ -41,15 +44,29 @@ static void all_free(struct bench_all **pa)
 	st_bench_fork_free(&a->fork);
 	st_bench_files_free(&a->files);
 	st_bench_userns_free(&a->userns);
+	st_bench_where_free(&a->where);
 	free(a);
+}
+
+#define ALL_GRIDS 3
+
+/* The benches measured as places x operations, in the report's order; NULL: skipped. */
+static void grid_reports(const struct bench_all *a, struct st_bench_grid_report r[ALL_GRIDS])
+{
+	const struct st_bench_grid *g[ALL_GRIDS] = { &a->files.g, &a->userns.g,
+						     a->where_skipped[0] ? NULL : &a->where.g };
+
+	for (size_t i = 0; i < ALL_GRIDS; i++)
+		r[i] = (struct st_bench_grid_report){ .out = a->out, .host = a->host, .g = g[i] };
 }
 
 static json_t *all_json(const struct bench_all *a)
 {
 	struct st_bench_fork_report fr = { .out = a->out, .host = a->host, .b = &a->fork };
-	struct st_bench_grid_report files = { .out = a->out, .host = a->host, .g = &a->files.g };
-	struct st_bench_grid_report userns = { .out = a->out, .host = a->host, .g = &a->userns.g };
+	struct st_bench_grid_report grids[ALL_GRIDS];
 	json_t *benches = json_array(), *skipped = json_array();
+
+	grid_reports(a, grids);
 
 	json_array_append_new(benches, st_bench_json(a->host, &a->sys));
 	json_array_append_new(benches, st_bench_json(a->host, &a->cpu));
@@ -58,8 +75,12 @@ static json_t *all_json(const struct bench_all *a)
 							 a->fork_skipped));
 	else
 		json_array_append_new(benches, st_bench_fork_json(&fr));
-	json_array_append_new(benches, st_bench_grid_json(&files));
-	json_array_append_new(benches, st_bench_grid_json(&userns));
+	for (size_t i = 0; i < ALL_GRIDS; i++)
+		if (grids[i].g)
+			json_array_append_new(benches, st_bench_grid_json(&grids[i]));
+	if (a->where_skipped[0])
+		json_array_append_new(skipped, json_pack("{s:s,s:s}", "bench", "where", "reason",
+							 a->where_skipped));
 	return json_pack("{s:s,s:o,s:o,s:s,s:o,s:o}", "schema", ST_SCHEMA_BENCH, "tool",
 			 st_report_tool_json(), "host", st_report_host_json(a->host), "bench", "all",
 			 "benches", benches, "skipped", skipped);
@@ -70,9 +91,9 @@ static int all_table(const void *ctx, FILE *out, struct st_error *err)
 {
 	const struct bench_all *a = ctx;
 	struct st_bench_fork_report fr = { .out = a->out, .host = a->host, .b = &a->fork };
-	struct st_bench_grid_report files = { .out = a->out, .host = a->host, .g = &a->files.g };
-	struct st_bench_grid_report userns = { .out = a->out, .host = a->host, .g = &a->userns.g };
+	struct st_bench_grid_report grids[ALL_GRIDS];
 
+	grid_reports(a, grids);
 	st_bench_write_table(&a->sys, out);
 	fputc('\n', out);
 	st_bench_write_table(&a->cpu, out);
@@ -81,10 +102,13 @@ static int all_table(const void *ctx, FILE *out, struct st_error *err)
 		fprintf(out, "bench fork skipped: %s\n", a->fork_skipped);
 	else
 		st_bench_fork_write_table(&fr, out, 0);
-	fputc('\n', out);
-	st_bench_grid_write_table(&files, out, 0);
-	fputc('\n', out);
-	st_bench_grid_write_table(&userns, out, 0);
+	for (size_t i = 0; i < ALL_GRIDS; i++) {
+		fputc('\n', out);
+		if (grids[i].g)
+			st_bench_grid_write_table(&grids[i], out, 0);
+		else
+			fprintf(out, "bench where skipped: %s\n", a->where_skipped);
+	}
 	return ferror(out) ? st_error_set(err, EIO, "bench all: the table") : 0;
 }
 
@@ -96,12 +120,13 @@ static json_t *all_doc(const void *ctx)
 static int all_write(const void *ctx, FILE *out, struct st_error *err)
 {
 	const struct bench_all *a = ctx;
+	static const char *const grid_names[ALL_GRIDS] = { "files", "userns", "where" };
 	struct st_bench_fork_report fr = { .out = a->out, .host = a->host, .b = &a->fork };
-	struct st_bench_grid_report files = { .out = a->out, .host = a->host, .g = &a->files.g };
-	struct st_bench_grid_report userns = { .out = a->out, .host = a->host, .g = &a->userns.g };
+	struct st_bench_grid_report grids[ALL_GRIDS];
 	json_auto_t *doc = NULL;
 	int ret = 0;
 
+	grid_reports(a, grids);
 	if (a->out->format == ST_FORMAT_JSON) {
 		doc = all_json(a);
 		return st_json_write(doc, out, err);
@@ -116,12 +141,13 @@ static int all_write(const void *ctx, FILE *out, struct st_error *err)
 		fprintf(out, "skipped: %s\n", a->fork_skipped);
 	else
 		ret = st_bench_fork_report_write(&fr, out, err);
-	fprintf(out, "\n== bench files ==\n");
-	if (ret == 0)
-		ret = st_bench_grid_report_write(&files, out, err);
-	fprintf(out, "\n== bench userns ==\n");
-	if (ret == 0)
-		ret = st_bench_grid_report_write(&userns, out, err);
+	for (size_t i = 0; i < ALL_GRIDS && ret == 0; i++) {
+		fprintf(out, "\n== bench %s ==\n", grid_names[i]);
+		if (grids[i].g)
+			ret = st_bench_grid_report_write(&grids[i], out, err);
+		else
+			fprintf(out, "skipped: %s\n", a->where_skipped);
+	}
 	return ret;
 }
 
@@ -130,8 +156,12 @@ static int all_prepare(struct bench_all *a, const struct st_bench_opts *o, unsig
 		       struct st_error *err)
 {
 	unsigned int repeat = o->measure.repeat;
+	const struct st_where_opts where = { .kernel = o->kernel, .vm_accel = o->vm_accel,
+					     .ns = o->ns_text };
 	struct st_error why;
 	int ret;
+
+	a->where.initramfs_fd = -1;
 
 	ret = st_bench_syscall_prepare(&a->sys, "syscall", mask, repeat, err);
 	if (ret == 0)
@@ -144,6 +174,8 @@ static int all_prepare(struct bench_all *a, const struct st_bench_opts *o, unsig
 				     o->files, err);
 	if (ret == 0)
 		ret = st_bench_userns_prepare(&a->userns, repeat, 0, err);
+	if (ret == 0 && st_bench_where_prepare(&a->where, repeat, &where, &why) < 0)
+		st_error_format(&why, a->where_skipped, sizeof(a->where_skipped));
 	return ret;
 }
 
@@ -167,6 +199,10 @@ static int all_run(struct bench_all *a, int *sig, struct st_error *err)
 	if (ret == 0) {
 		ret = st_bench_userns_run(&a->userns, err);
 		*sig = a->userns.g.interrupted_by;
+	}
+	if (ret == 0 && !a->where_skipped[0]) {
+		ret = st_bench_where_run(&a->where, err);
+		*sig = a->where.g.interrupted_by;
 	}
 	return ret;
 }

@@ -111,10 +111,15 @@ int st_grid_run(struct st_bench_grid *g, st_grid_sample_fn fn, void *ctx, struct
 	return 0;
 }
 
-/* The grid's unit in microseconds. */
-static double unit_us(const struct st_bench_grid *g)
+const char *st_grid_op_unit(const struct st_bench_grid *g, size_t op)
 {
-	return strcmp(g->unit, "ns") == 0 ? 1e-3 : 1.0;
+	return g->op_units ? g->op_units[op] : g->unit;
+}
+
+/* Operation @op's unit in microseconds. */
+static double unit_us(const struct st_bench_grid *g, size_t op)
+{
+	return strcmp(st_grid_op_unit(g, op), "ns") == 0 ? 1e-3 : 1.0;
 }
 
 void st_grid_apply_guards(struct st_bench_grid *g)
@@ -126,7 +131,7 @@ void st_grid_apply_guards(struct st_bench_grid *g)
 
 			if (c->refused[0] || c->v.n == 0 || st_stats_compute(c->v.v, c->v.n, &st) < 0)
 				continue;
-			st_guard_time(st.min * unit_us(g), g->resolution_us, c->refused, sizeof(c->refused));
+			st_guard_time(st.min * unit_us(g, o), g->resolution_us, c->refused, sizeof(c->refused));
 		}
 }
 

@@ -63,9 +63,9 @@ static int rules_profile(unsigned int n, char *buf, size_t len)
 	return used < len && added == n ? 0 : -ENOSPC;
 }
 
-static struct st_bench_where *add_where(struct st_bench_syscall *b, const char *name, unsigned int mask)
+static struct st_syscall_place *add_where(struct st_bench_syscall *b, const char *name, unsigned int mask)
 {
-	struct st_bench_where *w = &b->where[b->nwhere++];
+	struct st_syscall_place *w = &b->where[b->nwhere++];
 
 	snprintf(w->name, sizeof(w->name), "%s", name);
 	w->mask = mask;
@@ -215,7 +215,7 @@ static void measure_loops(unsigned int calls, struct child_result *r)
 	close(devnull);
 }
 
-static void _noreturn_ bench_child(const struct st_bench_syscall *b, const struct st_bench_where *w,
+static void _noreturn_ bench_child(const struct st_bench_syscall *b, const struct st_syscall_place *w,
 				   int fd)
 {
 	struct child_result r;
@@ -234,7 +234,7 @@ static void _noreturn_ bench_child(const struct st_bench_syscall *b, const struc
 	_exit(0);
 }
 
-static int sample(struct st_bench_syscall *b, struct st_bench_where *w, int record, struct st_error *err)
+static int sample(struct st_bench_syscall *b, struct st_syscall_place *w, int record, struct st_error *err)
 {
 	_cleanup_close_ int rd = -1, wr = -1;
 	_cleanup_pid_ pid_t pid = -1;
@@ -297,7 +297,7 @@ void st_bench_syscall_apply_guards(struct st_bench_syscall *b, double resolution
 {
 	for (size_t i = 0; i < b->nwhere; i++)
 		for (int op = b->op_first; op < b->op_end; op++) {
-			struct st_bench_where *w = &b->where[i];
+			struct st_syscall_place *w = &b->where[i];
 			struct st_stats st;
 
 			if (w->refused[op][0] || st_stats_compute(w->us[op].v, w->us[op].n, &st) < 0 ||

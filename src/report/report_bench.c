@@ -14,7 +14,7 @@
 /* A row: op @op at place @w of bench @b. */
 struct bench_row {
 	const struct st_bench_syscall *b;
-	const struct st_bench_where *w;
+	const struct st_syscall_place *w;
 	int op;
 };
 
@@ -29,7 +29,7 @@ static int row_stats(const struct bench_row *row, struct st_stats *st)
 	return st_stats_compute(s->v, s->n, st);
 }
 
-static double median_us(const struct st_bench_where *w, int op)
+static double median_us(const struct st_syscall_place *w, int op)
 {
 	struct st_stats st;
 

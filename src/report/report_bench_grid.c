@@ -42,6 +42,17 @@ static void get_op(const struct st_col *col, const void *row, const void *doc, s
 	c->text = ROW(row)->g->ops[ROW(row)->op];
 }
 
+static void get_unit(const struct st_col *col, const void *row, const void *doc, struct st_cell *c)
+{
+	c->text = st_grid_op_unit(ROW(row)->g, ROW(row)->op);
+}
+
+/* The table shows a unit column only where the operations' units differ. */
+static int units_differ(const void *doc)
+{
+	return DOC(doc)->op_units != NULL;
+}
+
 static void get_samples(const struct st_col *col, const void *row, const void *doc,
 			struct st_cell *c)
 {
@@ -120,8 +131,11 @@ static const struct st_col grid_cols[] = {
 	  .in = T | C | J, .get = get_place, .help = "where it ran" },
 	{ .name = "op", .key = "op", .heading = "OP", .width = 15, .align = ST_ALIGN_LEFT,
 	  .in = T | C | J, .get = get_op, .help = "the operation" },
+	{ .name = "unit", .key = "unit", .heading = "UNIT", .width = 4, .align = ST_ALIGN_LEFT,
+	  .in = T | C | J, .get = get_unit, .shown = units_differ,
+	  .help = "the unit of per_op and its statistics (ns or us)" },
 	{ .name = "per_op", .key = "per_op", .csv_prec = 4, .stats = 1, .in = C | J, .get = get_samples,
-	  .help = "time per operation in config.unit, one sample per round" },
+	  .help = "time per operation in unit (config.unit when there is no unit), one sample per round" },
 	{ .key = "median", .in = J, .get = get_stat, .arg = STAT_MEDIAN, .help = "median of per_op" },
 	{ .heading = "median", .width = 10, .prec = 3, .in = T, .get = get_stat, .arg = STAT_MEDIAN },
 	{ .heading = "min", .width = 10, .prec = 3, .in = T, .get = get_stat, .arg = STAT_MIN },
@@ -183,7 +197,8 @@ int st_bench_grid_write_table(const struct st_bench_grid_report *r, FILE *out, u
 
 	st_report_host_line(out, r->host);
 	fprintf(out, "bench %s: %u rounds across %zu places after one warm-up round; %s per operation; %s; "
-		"x_first: the median over %s's\n\n", g->bench, g->repeat, g->nplaces, g->unit,
+		"x_first: the median over %s's\n\n", g->bench, g->repeat, g->nplaces,
+		g->op_units ? "UNIT" : g->unit,
 		p95_shown(g) ? "p95" : "max: the slowest sample (p95 from 41 rounds)", g->places[0]);
 	st_text_header(out, style, ST_COLS(grid_cols), g);
 	FOR_EACH_ROW(g, row) {

@@ -19,8 +19,8 @@ t_json() {
 t_table_and_csv() {
 	local t out rc
 	t=$("$ST_BIN" bench all "${SMALL[@]}" 2>&1) || { echo "$t"; return 1; }
-	expect_eq "$(printf '%s\n' "$t" | grep -c '^== bench ')" 5 || return 1
-	expect_eq "$(printf '%s\n' "$t" | grep -c '^On this machine')" 5 || { echo "$t"; return 1; }
+	expect_eq "$(printf '%s\n' "$t" | grep -c '^== bench ')" 6 || return 1
+	expect_eq "$(printf '%s\n' "$t" | grep -c '^On this machine')" 6 || { echo "$t"; return 1; }
 	out=$("$ST_BIN" bench all --format=csv 2>&1); rc=$?
 	[ "$rc" = 125 ] && printf '%s\n' "$out" | head -1 | grep -q "bench all writes several tables" || { echo "$rc $out"; return 1; }
 }

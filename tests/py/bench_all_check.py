@@ -23,7 +23,7 @@ def medians(x):
 def main():
     d = json.load(open(sys.argv[1]))
     assert d["schema"] == "sandboxtime/bench/v1" and d["bench"] == "all", d["bench"]
-    assert [b["bench"] for b in d["benches"]] == ["syscall", "cpu", "fork", "files", "userns"], d["skipped"]
+    assert [b["bench"] for b in d["benches"]] == ["syscall", "cpu", "fork", "files", "userns", "where"], d["skipped"]
     assert d["skipped"] == [], d["skipped"]
     for b in d["benches"]:
         assert b["schema"] == "sandboxtime/bench/v1", b["bench"]

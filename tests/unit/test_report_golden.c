@@ -381,7 +381,7 @@ struct bench_fixture {
 
 static void add_where(struct st_bench_syscall *b, const char *name, const char *ssb, double scale)
 {
-	struct st_bench_where *w = &b->where[b->nwhere++];
+	struct st_syscall_place *w = &b->where[b->nwhere++];
 
 	snprintf(w->name, sizeof(w->name), "%s", name);
 	snprintf(w->ssb, sizeof(w->ssb), "%s", ssb);
