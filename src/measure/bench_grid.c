@@ -93,6 +93,16 @@ int st_grid_run(struct st_bench_grid *g, st_grid_sample_fn fn, void *ctx, struct
 			if (g->unavailable[p][0])
 				continue;
 			ret = sample(g, p, fn, ctx, &r, err);
+			/*
+			 * ^C reaches the whole process group: a place's own programs
+			 * (bench where's qemu) die of it before this process polls.
+			 */
+			sig = st_signals_poll();
+			if (sig) {
+				g->interrupted_by = sig;
+				return st_error_set(err, EINTR, "interrupted by %s while measuring",
+						    st_signal_name(sig));
+			}
 			if (ret < 0)
 				return ret;
 			/* Refused in the warm-up round: the kernel's reason stands for the place. */

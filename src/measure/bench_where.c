@@ -417,7 +417,7 @@ static void sample(const struct st_bench_grid *g, size_t place, void *ctx, struc
 	const char *argv[40];
 	char initrd[32], what[256];
 	_cleanup_close_ int rd = -1, wr = -1;
-	static struct output o;
+	struct output o;
 	unsigned int first = place == ST_WHERE_VM ? b->first_line_s : FIRST_LINE_S;
 	uint64_t t0;
 	pid_t pid;
