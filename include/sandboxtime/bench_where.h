@@ -29,6 +29,8 @@ enum st_where_place {
 };
 
 #define ST_WHERE_OPS 7 /* the probe's figures, then start */
+/* Each round boots a VM; the probe's loops already average millions of calls. */
+#define ST_WHERE_DEFAULT_REPEAT 5u
 
 struct st_where_opts {
 	const char *kernel;   /* --kernel; NULL: /boot/vmlinuz-$(uname -r), else the newest */

@@ -566,7 +566,7 @@ const struct st_cli_option st_cli_options[] = {
 	{ "repeat", 0, ARG, RUN | LAYERS | NETBENCH | BENCH, "N",
 	  "measured repetitions per layer set (default: 20; 0 in a run:\n"
 	  "no measuring, only build and run the sandbox; netbench:\n"
-	  "runs per path, 3; bench files: 5)", parse_repeat, 0, NULL, NULL, MEASURING_BENCHES },
+	  "runs per path, 3; bench files, where: 5)", parse_repeat, 0, NULL, NULL, MEASURING_BENCHES },
 	{ "warmup", 0, ARG, RUN | LAYERS, "N",
 	  "unrecorded repetitions before measuring (default: 3)", parse_warmup, 0, NULL, NULL, 0 },
 	{ "deferred-repeat", 0, ARG, RUN | LAYERS, "N",

@@ -201,7 +201,8 @@ static int bench_where(const struct st_bench_opts *o, const struct st_output *ou
 	int ret;
 
 	memset(&s, 0, sizeof(s));
-	ret = st_bench_where_prepare(&b, o->measure.repeat, &wo, err);
+	ret = st_bench_where_prepare(&b, o->repeat_given ? o->measure.repeat : ST_WHERE_DEFAULT_REPEAT,
+				     &wo, err);
 	if (ret == 0)
 		ret = st_session_open(&s, out, err);
 	if (ret < 0)

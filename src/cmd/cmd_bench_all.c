@@ -174,7 +174,8 @@ static int all_prepare(struct bench_all *a, const struct st_bench_opts *o, unsig
 				     o->files, err);
 	if (ret == 0)
 		ret = st_bench_userns_prepare(&a->userns, repeat, 0, err);
-	if (ret == 0 && st_bench_where_prepare(&a->where, repeat, &where, &why) < 0)
+	if (ret == 0 && st_bench_where_prepare(&a->where, o->repeat_given ? repeat : ST_WHERE_DEFAULT_REPEAT,
+					       &where, &why) < 0)
 		st_error_format(&why, a->where_skipped, sizeof(a->where_skipped));
 	return ret;
 }

@@ -26,6 +26,11 @@
 #include "sandboxtime/util.h"
 #include "sandboxtime/where_probe.h"
 
+/* The Makefile passes make install's LIBEXECDIR. */
+#ifndef ST_LIBEXECDIR
+#define ST_LIBEXECDIR "/usr/local/libexec/sandboxtime"
+#endif
+
 #define OP_START ST_PROBE_FIGURES
 #define PLACE_TIMEOUT_S 60u   /* a place's whole run, after its first line */
 #define FIRST_LINE_S 30u      /* host, sandbox, qemu-user: exec to the first line */

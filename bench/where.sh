@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# bench/where.sh BIN OUTDIR: `sandboxtime bench where` ROUNDS times with its
+# defaults (the microVM on KVM), then ROUNDS times with --vm-accel=tcg where
+# KVM is unavailable, alternating unpinned and pinned (--cpu=0); then `bench
+# all` with its defaults once under /usr/bin/time (issue 14's 3 minutes,
+# microVM included). bench/where_results.py writes OUTDIR/where.json in the
+# format of bench/results/ beside the articles' figures (/work/shared/
+# SEEDS.md section 2).
+#
+# Environment: BENCH_WHERE_ROUNDS (3), KERNEL (default: .ci/tools/vmlinuz-*),
+# PATH gets .ci/tools for qemu-aarch64-static.
+set -euo pipefail
+export LC_ALL=C
+
+[ $# -eq 2 ] || { echo "usage: bash bench/where.sh BIN OUTDIR" >&2; exit 2; }
+BIN=$(realpath "$1")
+OUT=$2
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ROUNDS=${BENCH_WHERE_ROUNDS:-3}
+KERNEL=${KERNEL:-$(ls "$ROOT"/.ci/tools/vmlinuz-* 2>/dev/null | tail -n 1)}
+export PATH="$PATH:$ROOT/.ci/tools"
+kargs=()
+[ -n "$KERNEL" ] && kargs=(--kernel="$KERNEL")
+
+mkdir -p "$OUT/raw"
+{
+	echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+	echo "commit: $(git -C "$ROOT" rev-parse --short HEAD)"
+	echo "kernel: $(uname -r)"
+	echo "vm_kernel: $(basename "${KERNEL:-none}")"
+	echo "kvm: $(ls /sys/module | grep -E '^kvm' | tr '\n' ' ')"
+	echo "load: $(cut -d' ' -f1-3 /proc/loadavg)"
+} >"$OUT/raw/meta.txt"
+for ((r = 0; r < ROUNDS; r++)); do
+	pin=()
+	((r % 2 == 1)) && pin=(--cpu=0)
+	"$BIN" bench where "${kargs[@]}" "${pin[@]}" -J -o "$OUT/raw/kvm.$r.json"
+	"$BIN" bench where "${kargs[@]}" "${pin[@]}" --vm-accel=tcg -J -o "$OUT/raw/tcg.$r.json"
+done
+/usr/bin/time -f "%e" -o "$OUT/raw/all.time" "$BIN" bench all "${kargs[@]}" -J -o "$OUT/raw/all.json"
+echo "load_end: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$OUT/raw/meta.txt"
+python3 "$ROOT/bench/where_results.py" "$OUT"
