@@ -608,7 +608,27 @@ static void test_bench_files_all(void **state)
 	assert_int_equal(PARSE(&o, &err, "bench", "all", "--files=10", "--sizes=1", "-J"), 0);
 	assert_true(o.bench.files == 10 && o.bench.nsizes == 1);
 	assert_usage(PARSE(&o, &err, "bench", "all", "--format=csv"), &err, "bench all");
-	assert_usage(PARSE(&o, &err, "bench", "where"), &err, "known: syscall, cpu, fork, churn, files, userns, all");
+	assert_usage(PARSE(&o, &err, "bench", "wher"), &err, "known: syscall, cpu, fork, churn, files, userns, where, all");
+}
+
+/* bench where: --kernel and --vm-accel, its own and bench all's; --ns kept as given. */
+static void test_bench_where_options(void **state)
+{
+	struct st_opts o;
+	struct st_error err;
+
+	assert_int_equal(PARSE(&o, &err, "bench", "where"), 0);
+	assert_true(o.bench.kind == ST_BENCH_NAME_WHERE && !o.bench.kernel && !o.bench.vm_accel &&
+		    !o.bench.repeat_given);
+	assert_int_equal(PARSE(&o, &err, "bench", "where", "--kernel=/k", "--vm-accel=tcg", "--ns=uts,pid"), 0);
+	assert_string_equal(o.bench.kernel, "/k");
+	assert_string_equal(o.bench.vm_accel, "tcg");
+	assert_string_equal(o.bench.ns_text, "uts,pid");
+	assert_int_equal(PARSE(&o, &err, "bench", "all", "--vm-accel=kvm"), 0);
+	assert_usage(PARSE(&o, &err, "bench", "where", "--vm-accel=xen"), &err, "'xen' is neither kvm nor tcg");
+	assert_usage(PARSE(&o, &err, "bench", "where", "--kernel="), &err, "--kernel");
+	assert_usage(PARSE(&o, &err, "bench", "files", "--kernel=/k"), &err, "bench where and all only");
+	assert_usage(PARSE(&o, &err, "layers", "--vm-accel=tcg"), &err, "--vm-accel");
 }
 
 /* bench churn: its options and defaults; a bench option elsewhere names its benches. */
@@ -647,9 +667,9 @@ static void test_bench_churn_options(void **state)
 	assert_usage(PARSE(&o, &err, "bench", "churn", "--sizes=1"), &err,
 		     "--sizes applies to bench fork and all only");
 	assert_usage(PARSE(&o, &err, "bench", "churn", "--repeat=3"), &err,
-		     "--repeat applies to bench syscall, cpu, fork, files, userns and all only");
+		     "--repeat applies to bench syscall, cpu, fork, files, userns, where and all only");
 	assert_usage(PARSE(&o, &err, "layers", "--count=3"), &err, "applies to bench only");
-	assert_usage(PARSE(&o, &err, "bench", "chrun"), &err, "known: syscall, cpu, fork, churn, files, userns, all");
+	assert_usage(PARSE(&o, &err, "bench", "chrun"), &err, "known: syscall, cpu, fork, churn, files, userns, where, all");
 }
 
 static void test_orphans(void **state)
@@ -980,6 +1000,7 @@ int main(void)
 		cmocka_unit_test(test_bench_fork_sizes),
 		cmocka_unit_test(test_bench_files_all),
 		cmocka_unit_test(test_bench_churn_options),
+		cmocka_unit_test(test_bench_where_options),
 		cmocka_unit_test(test_orphans),
 		cmocka_unit_test(test_netbench),
 		cmocka_unit_test(test_repeated_parsing),
