@@ -73,10 +73,12 @@ def table(docs_kvm, docs_tcg, mode, meta):
                      fmt(kvm, op, units[op]) if kvm else "unavailable",
                      fmt(tcg, op, units[op]), ratio(tcg, host), fmt(emu, op, units[op]), ratio(emu, host),
                      ARTICLES[op]])
-    text = ["Medians of %d run medians (min–max over runs; each run %d rounds after one warm-up, the "
-            "places interleaved); host and sandbox over the KVM and the TCG runs; %s; kernel %s, "
-            "the VM's kernel %s; load %s at the start, %s at the end." % (
-                len(docs_kvm) + len(docs_tcg), docs_kvm[0]["config"]["repeat"], mode,
+    text = ["Each cell: the median of the runs' medians (min–max over runs; each run %d rounds after one "
+            "warm-up, the places interleaved): host, sandbox and qemu-aarch64 over %d runs (%d of bench "
+            "where, %d with --vm-accel=tcg), vm-tcg over %d; %s; kernel %s, the VM's kernel %s; load %s "
+            "at the start, %s at the end." % (
+                docs_kvm[0]["config"]["repeat"], len(docs_kvm) + len(docs_tcg), len(docs_kvm),
+                len(docs_tcg), len(docs_tcg), mode,
                 meta["kernel"], meta["vm_kernel"], meta["load"], meta.get("load_end", "?"))]
     for k in sorted(why):
         text.append("%s unavailable: %s" % (k, why[k]))
