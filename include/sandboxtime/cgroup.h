@@ -121,7 +121,19 @@ int st_cgroup_rmdir_tree(const char *path, struct st_error *err);
 /* The mount points of the hierarchies st_cgroup_plan() would use (up to @max). */
 int st_cgroup_mounts(char (*mnt)[256], size_t max, size_t *n, struct st_error *err);
 
-/* `cleanup`: the sandboxtime-<pid> cgroups of dead sandboxtimes, in every hierarchy. */
+/*
+ * The state marker of cgroups named by the bundle (cgroup_marker.c): the
+ * directory (-ENOENT: rootless without XDG_RUNTIME_DIR), written after the
+ * directories are made, removed with them. Best effort: -errno, never fatal.
+ */
+int st_cgroup_marker_dir(char *buf, size_t len);
+int st_cgroup_marker_write(const struct st_cgroup *cg);
+void st_cgroup_marker_remove(void);
+
+/*
+ * `cleanup`: the sandboxtime-<pid> cgroups of dead sandboxtimes, in every
+ * hierarchy, and those their markers list.
+ */
 struct st_cgroup_leftovers {
 	size_t found, removed, kept;
 };

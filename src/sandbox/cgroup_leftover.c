@@ -2,12 +2,17 @@
 /*
  * Cgroups left by a sandboxtime killed before its teardown (SIGKILL): the
  * directories named sandboxtime-<pid> in any hierarchy, whose pid is no
- * running sandboxtime. `cleanup` kills what is still in them (it is ours)
- * and removes them; those of a running sandboxtime are kept.
+ * running sandboxtime, and the directories that the marker of such a pid
+ * lists (cgroup_marker.c: cgroups the bundle named). `cleanup` kills what
+ * is still in them (it is ours) and removes them; those of a running
+ * sandboxtime are kept.
  */
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "sandboxtime/cgroup.h"
 #include "sandboxtime/util.h"
@@ -17,6 +22,8 @@
 
 struct scan {
 	int dry_run, quiet;
+	char (*mnt)[256]; /* the hierarchies: a marker's line must lie in one */
+	size_t nmnt;
 	struct st_cgroup_leftovers *out;
 	struct st_error *err;
 };
@@ -98,6 +105,70 @@ static int walk(struct scan *s, const char *dir, int depth)
 	return ret;
 }
 
+/* A marker's line: an absolute directory inside one of the hierarchies, no '.' or '..'. */
+static int inside_hierarchy(const struct scan *s, const char *path)
+{
+	size_t dot_len;
+
+	if (st_path_dot_component(path, &dot_len))
+		return 0;
+	for (size_t i = 0; i < s->nmnt; i++) {
+		size_t n = strlen(s->mnt[i]);
+
+		if (strncmp(path, s->mnt[i], n) == 0 && path[n] == '/' && path[n + 1])
+			return 1;
+	}
+	return 0;
+}
+
+/* One marker, the file @name (a pid) in @dir: its directories judged as a named one is. */
+static int marker(struct scan *s, const char *dir, const char *name)
+{
+	char path[512], line[ST_CG_PATH_MAX + 2];
+	pid_t pid = 0;
+	struct stat st;
+	FILE *f;
+	int ret = 0, kept;
+
+	for (const char *p = name; *p; p++)
+		if (*p < '0' || *p > '9' || (pid = pid * 10 + (*p - '0')) > 4194304)
+			return 0;
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "re");
+	/* Only a regular file of our own user is a marker: anything else is left alone. */
+	if (!f || fstat(fileno(f), &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid()) {
+		if (f)
+			fclose(f);
+		return 0;
+	}
+	kept = owner_running(pid);
+	while (ret == 0 && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (inside_hierarchy(s, line) && access(line, F_OK) == 0)
+			ret = judge(s, line, pid);
+	}
+	fclose(f);
+	if (ret == 0 && !kept && !s->dry_run)
+		unlink(path);
+	return ret;
+}
+
+static int markers(struct scan *s)
+{
+	char dir[256];
+	DIR *d;
+	struct dirent *e;
+	int ret = 0;
+
+	if (st_cgroup_marker_dir(dir, sizeof(dir)) < 0 || !(d = opendir(dir)))
+		return 0;
+	while (ret == 0 && (e = readdir(d)))
+		if (e->d_name[0] != '.')
+			ret = marker(s, dir, e->d_name);
+	closedir(d);
+	return ret;
+}
+
 int st_cgroup_cleanup(int dry_run, int quiet, struct st_cgroup_leftovers *out, struct st_error *err)
 {
 	struct scan s = { .dry_run = dry_run, .quiet = quiet, .out = out, .err = err };
@@ -110,7 +181,11 @@ int st_cgroup_cleanup(int dry_run, int quiet, struct st_cgroup_leftovers *out, s
 	/* No cgroup hierarchy: nothing can have been left in one. */
 	if (ret == -ENOENT)
 		return 0;
+	s.mnt = mnt;
+	s.nmnt = n;
 	for (size_t i = 0; ret == 0 && i < n; i++)
 		ret = walk(&s, mnt[i], 0);
+	if (ret == 0)
+		ret = markers(&s);
 	return ret;
 }

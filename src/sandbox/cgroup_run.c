@@ -131,6 +131,8 @@ int st_cgroup_create(struct st_cgroup *cg, struct st_steps *steps, struct st_err
 {
 	int ret = ST_TIMED_STEP(steps, err, "cgroup_mkdir", st_cgroup_mkdirs(cg, err));
 
+	/* Untimed: a run that cannot leave its marker still runs (cleanup then misses it). */
+	st_cgroup_marker_write(cg);
 	if (ret == 0 && has_limits(&cg->lim))
 		ret = ST_TIMED_STEP(steps, err, "cgroup_limits", st_cgroup_write_limits(cg, err));
 	return ret;
@@ -243,13 +245,18 @@ int st_cgroup_rmdirs(struct st_cgroup *cg, struct st_error *err)
 
 int st_cgroup_remove(struct st_cgroup *cg, struct st_steps *steps, struct st_error *err)
 {
-	int made = 0;
+	int made = 0, ret;
 
 	for (size_t i = 0; i < cg->n; i++)
 		made |= cg->dir[i].made;
+
 	if (!made) {
 		closep(&cg->v2_fd);
 		return 0;
 	}
-	return ST_TIMED_STEP(steps, err, "cgroup_rmdir", st_cgroup_rmdirs(cg, err));
+	ret = ST_TIMED_STEP(steps, err, "cgroup_rmdir", st_cgroup_rmdirs(cg, err));
+	/* Kept while anything it lists is left: cleanup finishes the job. */
+	if (ret == 0)
+		st_cgroup_marker_remove();
+	return ret;
 }

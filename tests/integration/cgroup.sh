@@ -176,6 +176,32 @@ t_sigkill_cleanup() {
 	expect_no_cgroup "$kp"
 }
 
+# SIGKILL of a run whose cgroup the bundle named (cgroupsPath): nothing in
+# the name says it is ours, so the run leaves a marker naming it
+# (/run/sandboxtime/cgroups/PID), which cleanup follows, then deletes.
+t_sigkill_cgroups_path() {
+	local cfg=$ST_TMP/kpath.json name=stt-kpath-$$ ctrls path m dirs=() out rc=0
+	write_config "$cfg" "" "\"$name/inner\""
+	while read -r ctrls path; do
+		m=$(mnt_of "${ctrls%%,*}")
+		mkdir "$m${path%/}/$name" && dirs+=("$m${path%/}/$name")
+	done < <(own_cgroups)
+	st_start root --repeat=0 -q --ns=pid,mount --config="$cfg" -- sleep 30 || { rmdir "${dirs[@]}"; return 1; }
+	for _ in $(seq 100); do [ -s "/run/sandboxtime/cgroups/$ST_PID" ] && break; sleep 0.05; done
+	sleep 0.2
+	kill -KILL "$ST_PID"
+	wait "$ST_JOB"
+	[ -s "/run/sandboxtime/cgroups/$ST_PID" ] || { echo "no marker left (test is void)"; rc=1; }
+	out=$("$ST_BIN" cleanup 2>&1) || { echo "cleanup: $out"; rc=1; }
+	printf '%s\n' "$out" | grep -q "deleted cgroup .*/$name/inner: pid $ST_PID is no sandboxtime" || { echo "$out"; rc=1; }
+	[ -z "$(find /sys/fs/cgroup -maxdepth 10 -type d -path "*/$name/inner" 2>/dev/null)" ] || { echo "inner left"; rc=1; }
+	[ ! -e "/run/sandboxtime/cgroups/$ST_PID" ] || { echo "marker left"; rc=1; }
+	st_leftovers "$ST_PID"
+	expect_clean || rc=1
+	rmdir "${dirs[@]}" || rc=1
+	return $rc
+}
+
 # Rootless with a delegated cgroup: root makes one, gives it to nobody and
 # starts nobody's sandboxtime in it, as systemd's Delegate=yes does.
 t_nobody_delegated() {
@@ -277,7 +303,7 @@ if is_root && [ -x "$ST_TMP/sandboxtime-faults" ]; then
 	done
 fi
 
-plan $((15 + ${#fault_steps[@]}))
+plan $((16 + ${#fault_steps[@]}))
 if is_root; then
 	ok "inside: /proc/self/cgroup is PARENT/sandboxtime-PID in every hierarchy; steps; nothing left [root]" t_inside_full_path
 	ok "inside a cgroup namespace: 0::/sandboxtime-PID [root]" t_inside_cgroupns
@@ -286,6 +312,7 @@ if is_root; then
 	ok "cgroupsPath relative: made under our cgroup, removed after [root]" t_cgroups_path
 	ok "SIGTERM, SIGINT and a crashed workload: status passed on, nothing left [root]" t_sigterm_and_crash
 	ok "SIGKILL of sandboxtime: cleanup removes its cgroup, keeps a running one's [root]" t_sigkill_cleanup
+	ok "SIGKILL with a cgroupsPath: its marker leads cleanup to the bundle's cgroup [root]" t_sigkill_cgroups_path
 	ok "--cgroup=PARENT that does not exist: 125, one line naming it [root]" t_missing_parent
 	if userns_works; then
 		ok "rootless in a delegated cgroup: the layer works [nobody]" t_nobody_delegated
@@ -293,7 +320,7 @@ if is_root; then
 		skip "rootless in a delegated cgroup [nobody]" "no unprivileged user namespaces"
 	fi
 else
-	for t in inside cgroupns limits pids cgroupsPath signals sigkill parent delegated; do
+	for t in inside cgroupns limits pids cgroupsPath signals sigkill sigkill-cgroupsPath parent delegated; do
 		skip "$t [root]" "not running as root"
 	done
 fi
