@@ -17,6 +17,9 @@ int st_read_file(const char *path, char *buf, size_t len);
 int st_write_file(const char *path, const char *data);
 
 /* A close-on-exec pipe in *@rd and *@wr; -errno with @err set to @what ("bench: pipe"). */
+/* write(2) until all of @len is written (EINTR retried); 0 or -errno (-EIO: nothing written). */
+int st_write_all(int fd, const void *buf, size_t len);
+
 int st_pipe(int *rd, int *wr, const char *what, struct st_error *err);
 
 /*

@@ -362,7 +362,7 @@ static _noreturn_ void exec_place(const char *const *argv, int out)
 }
 
 /* Reads until the result line or @first_line_s without a first line; the child exits after. */
-static int collect(int fd, pid_t pid, unsigned int first_line_s, uint64_t t0, struct output *o)
+static int collect(int fd, unsigned int first_line_s, uint64_t t0, struct output *o)
 {
 	struct pollfd p = { .fd = fd, .events = POLLIN };
 	int ret = 1;
@@ -443,7 +443,7 @@ static void sample(const struct st_bench_grid *g, size_t place, void *ctx, struc
 	if (pid == 0)
 		exec_place(argv, wr);
 	closep(&wr);
-	ret = collect(rd, pid, first, t0, &o);
+	ret = collect(rd, first, t0, &o);
 	if (ret == -ETIMEDOUT) {
 		kill(pid, SIGKILL);
 		waitpid(pid, &status, 0);

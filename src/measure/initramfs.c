@@ -8,6 +8,7 @@
 
 #include "sandboxtime/compiler.h"
 #include "sandboxtime/initramfs.h"
+#include "sandboxtime/util.h"
 
 /* One entry as the kernel's init/initramfs.c reads it: "070701", 13 hex fields, name, data. */
 struct cpio_entry {
@@ -18,29 +19,12 @@ struct cpio_entry {
 	size_t size;
 };
 
-static int write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /* newc pads the header plus name, and the data, to 4 bytes. */
 static int pad4(int fd, size_t written)
 {
 	static const char zeros[4];
 
-	return write_all(fd, zeros, (4 - written % 4) % 4);
+	return st_write_all(fd, zeros, (4 - written % 4) % 4);
 }
 
 static int write_entry(int fd, unsigned int ino, const struct cpio_entry *e)
@@ -50,12 +34,17 @@ static int write_entry(int fd, unsigned int ino, const struct cpio_entry *e)
 
 	snprintf(hdr, sizeof(hdr), "070701%08X%08X%08X%08X%08X%08X%08zX%08X%08X%08X%08X%08zX%08X", ino,
 		 e->mode, 0u, 0u, 1u, 0u, e->size, 0u, 0u, e->rdev_major, e->rdev_minor, namesize, 0u);
-	if (write_all(fd, hdr, 110) < 0 || write_all(fd, e->name, namesize) < 0 ||
-	    pad4(fd, 110 + namesize) < 0)
-		return -1;
-	if (e->size && (write_all(fd, e->data, e->size) < 0 || pad4(fd, e->size) < 0))
-		return -1;
-	return 0;
+	int ret = st_write_all(fd, hdr, 110);
+
+	if (ret == 0)
+		ret = st_write_all(fd, e->name, namesize);
+	if (ret == 0)
+		ret = pad4(fd, 110 + namesize);
+	if (ret == 0 && e->size)
+		ret = st_write_all(fd, e->data, e->size);
+	if (ret == 0 && e->size)
+		ret = pad4(fd, e->size);
+	return ret;
 }
 
 /* The program that becomes /init, read whole: it is a static binary of about 1 MB. */
@@ -107,6 +96,6 @@ int st_initramfs_memfd(const char *init_path, struct st_error *err)
 	for (size_t i = 0; i < ARRAY_SIZE(entries) && ret == 0; i++)
 		ret = write_entry(fd, (unsigned int)i + 1, &entries[i]);
 	if (ret < 0)
-		return st_error_set(err, errno ? errno : EIO, "initramfs: writing the archive");
+		return st_error_set(err, -ret, "initramfs: writing the archive");
 	return take_fd(&fd);
 }

@@ -40,17 +40,26 @@ static const char *value_of(const char *line, const char *key, size_t *len)
 	return NULL;
 }
 
-static int get_u64(const char *line, const char *key, uint64_t *v, struct st_error *err)
+/* The value of @key as a C string in @buf (at most 31 characters); -EPROTO when absent. */
+static int get_text(const char *line, const char *key, char buf[32], struct st_error *err)
 {
 	size_t len;
 	const char *s = value_of(line, key, &len);
-	char buf[32], *end;
 
-	if (!s || len == 0 || len >= sizeof(buf))
+	if (!s || len == 0 || len >= 32)
 		return st_error_set(err, EPROTO, "probe: no %s= in its line", key);
 	memcpy(buf, s, len);
 	buf[len] = '\0';
 	errno = 0;
+	return 0;
+}
+
+static int get_u64(const char *line, const char *key, uint64_t *v, struct st_error *err)
+{
+	char buf[32], *end;
+
+	if (get_text(line, key, buf, err) < 0)
+		return -EPROTO;
 	*v = strtoull(buf, &end, 10);
 	if (errno || *end || buf[0] == '-')
 		return st_error_set(err, EPROTO, "probe: %s=%s is not a count", key, buf);
@@ -59,15 +68,10 @@ static int get_u64(const char *line, const char *key, uint64_t *v, struct st_err
 
 static int get_double(const char *line, const char *key, double *v, struct st_error *err)
 {
-	size_t len;
-	const char *s = value_of(line, key, &len);
 	char buf[32], *end;
 
-	if (!s || len == 0 || len >= sizeof(buf))
-		return st_error_set(err, EPROTO, "probe: no %s= in its line", key);
-	memcpy(buf, s, len);
-	buf[len] = '\0';
-	errno = 0;
+	if (get_text(line, key, buf, err) < 0)
+		return -EPROTO;
 	*v = strtod(buf, &end);
 	if (errno || *end)
 		return st_error_set(err, EPROTO, "probe: %s=%s is not a number", key, buf);

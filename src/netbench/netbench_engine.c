@@ -17,6 +17,7 @@
 
 #include "sandboxtime/clock.h"
 #include "sandboxtime/netbench_engine.h"
+#include "sandboxtime/util.h"
 
 #define NB_PORT 5201
 
@@ -33,22 +34,6 @@ struct udp_head {
 #define NB_UDP_QUIET_NS 500000000ull
 #define NB_BUSY_POLL_US 50
 
-static int write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -errno;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
 
 static void note_cpu(struct st_nb_child_result *r)
 {
@@ -60,7 +45,7 @@ static void note_cpu(struct st_nb_child_result *r)
 
 static _noreturn_ void child_exit(int fd, struct st_nb_child_result *r)
 {
-	_exit(write_all(fd, r, sizeof(*r)) < 0 || r->ret < 0 ? 1 : 0);
+	_exit(st_write_all(fd, r, sizeof(*r)) < 0 || r->ret < 0 ? 1 : 0);
 }
 
 /* Into the path's namespace, and onto @cpu with --cpu-pin (-1: where the scheduler likes). */
@@ -220,7 +205,7 @@ static int serve_rr(int lfd, int busy_poll, struct st_nb_child_result *r, struct
 			return st_error_set(err, errno, "server: reading a request");
 		if (n == 0)
 			return 0;
-		if (write_all(fd, &c, 1) < 0)
+		if (st_write_all(fd, &c, 1) < 0)
 			return st_error_set(err, errno, "server: writing a response");
 	}
 }
@@ -306,7 +291,7 @@ _noreturn_ void st_nb_server_main(const struct st_nb_config *cfg, const struct s
 	if (r.ret < 0)
 		child_exit(result_fd, &r);
 	/* Listening: the parent starts the client only now. */
-	if (write_all(ready_fd, "r", 1) < 0)
+	if (st_write_all(ready_fd, "r", 1) < 0)
 		_exit(1);
 	close(ready_fd);
 	r.ret = serve_stream(lfd, cfg->streams, cfg->size, &r, &r.err);
@@ -523,7 +508,7 @@ static int transact(int fd, int spin, struct st_error *err)
 	char c = 'q';
 	ssize_t n;
 
-	if (write_all(fd, &c, 1) < 0)
+	if (st_write_all(fd, &c, 1) < 0)
 		return st_error_set(err, errno, "client: writing a request");
 	n = read_byte(fd, &c, spin);
 	if (n <= 0)
