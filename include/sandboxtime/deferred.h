@@ -7,12 +7,7 @@
 
 #include "sandboxtime/error.h"
 #include "sandboxtime/layer.h"
-
-/* How a drain made sure the kernel's last work was over once the count was zero. */
-enum st_settle {
-	ST_SETTLE_RCU,   /* two RCU grace periods (membarrier(MEMBARRIER_CMD_GLOBAL)) */
-	ST_SETTLE_SLEEP, /* membarrier refused: a 50 ms sleep */
-};
+#include "sandboxtime/userns_count.h"
 
 struct st_deferred_sample {
 	uint64_t deferred_ns;              /* reap until the last type was freed */

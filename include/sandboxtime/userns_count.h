@@ -42,4 +42,27 @@ int st_userns_count(struct st_userns_prober *p, uint64_t lo, uint64_t hi, uint64
 
 void st_userns_prober_stop(struct st_userns_prober *p);
 
+/* How a drain made sure the kernel's last work was over once the count was zero. */
+enum st_settle {
+	ST_SETTLE_RCU,   /* two RCU grace periods (membarrier(MEMBARRIER_CMD_GLOBAL)) */
+	ST_SETTLE_SLEEP, /* membarrier refused: a 50 ms sleep */
+};
+
+/*
+ * The count reaching zero is not the end of the kernel's work for what was
+ * freed: RCU callbacks and work items still run (docs/bench-notes/
+ * 14-drain-settle.md). Two grace periods of our own, or a sleep of a few
+ * where membarrier is refused; returns ST_SETTLE_*.
+ */
+int st_rcu_settle(void);
+
+/*
+ * Waits, untimed, until no user namespace is counted in ours (asked with
+ * our limit at 1, then put back to @restore), then settles (*@settled_by).
+ * -ETIMEDOUT when something is still counted after @timeout_ns (a kernel
+ * leak, not a delay), or -errno.
+ */
+int st_userns_drain(struct st_userns_prober *p, uint64_t restore, uint64_t timeout_ns,
+		    int *settled_by, struct st_error *err);
+
 #endif

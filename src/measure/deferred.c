@@ -2,10 +2,9 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
-#include <linux/membarrier.h>
 #include <sys/prctl.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "sandboxtime/clock.h"
@@ -21,9 +20,6 @@
 /* Spin this long before sleeping between probes, so fast frees stay exact. */
 #define SPIN_NS (200ull * 1000ull)
 #define MAX_USER_NS "/proc/sys/user/max_user_namespaces"
-/* After the count drains: RCU grace periods of our own, or this sleep where membarrier is refused. */
-#define SETTLE_GRACE_PERIODS 2
-#define SETTLE_SLEEP_US 50000L
 /* Creating an ipc namespace: the fastest of this many tries. */
 #define CALIBRATION_TRIES 5
 
@@ -50,7 +46,7 @@ struct result {
 /* The lab's own state (in the lab process only). */
 struct lab {
 	struct st_userns_prober prober; /* the chrooted drain prober */
-	char max_user[32]; /* the outer namespace's limit, restored after each drain */
+	uint64_t max_user; /* the outer namespace's limit, restored after each drain */
 	uint64_t create_ns[ST_LAYER_COUNT]; /* calibrated cost of a blocking type's unshare() */
 };
 
@@ -264,79 +260,31 @@ static int run_helper(const struct lab *lab, unsigned int mask, struct result *r
 }
 
 /*
- * The drain prober (userns_count.h): with the outer namespace's limit at 1,
- * ENOSPC says "something is still counted", EPERM "nothing is", and the
- * question creates nothing to wait for.
+ * Waits, untimed, until no namespace of an earlier sample is counted (the
+ * drain prober, userns_count.h), then settles.
  */
-static int drained(const struct lab *lab, struct st_error *err)
-{
-	int ret = st_userns_prober_ask(&lab->prober, err);
-
-	return ret < 0 ? ret : ret == 0 ? 0 : 1;
-}
-
-/*
- * The count reaches zero before the kernel's last work for those namespaces
- * is over: an ipc namespace's mqueue mount and superblock, for one, are freed
- * by RCU callbacks and work items after its count has dropped. A grace period
- * still running when the next sample's free asks for one makes that free wait
- * for the rest of it too: ipc read 12-15 ms right after the count drained,
- * against 6.5-8 ms for bench/clone_loop after 300 ms idle, and 6.9-7.2 ms
- * after two grace periods of our own (docs/bench-notes/14-drain-settle.md).
- * membarrier(MEMBARRIER_CMD_GLOBAL) is synchronize_rcu(); where it is
- * refused, a sleep of a few grace periods stands in. Returns
- * ST_SETTLE_SLEEP when it had to sleep, else ST_SETTLE_RCU.
- */
-static int settle(void)
-{
-	for (int i = 0; i < SETTLE_GRACE_PERIODS; i++)
-		if (syscall(SYS_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0) < 0) {
-			sleep_us(SETTLE_SLEEP_US);
-			return ST_SETTLE_SLEEP;
-		}
-	return ST_SETTLE_RCU;
-}
-
-/* Waits, untimed, until no namespace of an earlier sample is counted, then settles. */
-static int drain(const struct lab *lab, uint64_t *waited, int *settled_by,
-		 struct st_error *err)
+static int drain(struct lab *lab, uint64_t *waited, int *settled_by, struct st_error *err)
 {
 	uint64_t start = st_now_ns();
-	int ret = st_write_file(MAX_USER_NS, "1");
+	int ret = st_userns_drain(&lab->prober, lab->max_user, DEFERRED_TIMEOUT_NS, settled_by, err);
 
-	if (ret < 0)
-		return st_error_set(err, -ret, "lowering %s in the lab's user namespace",
-				    MAX_USER_NS);
-	while ((ret = drained(lab, err)) == 1) {
-		if (st_now_ns() - start > DEFERRED_TIMEOUT_NS) {
-			ret = st_error_set(
-			    err, ETIMEDOUT, "earlier samples' namespaces not freed after %llu s",
-			    (unsigned long long)(DEFERRED_TIMEOUT_NS / 1000000000ull));
-			break;
-		}
-		sleep_us(50);
-	}
-	if (ret == 0)
-		*settled_by = settle();
 	*waited = st_now_ns() - start;
-	if (st_write_file(MAX_USER_NS, lab->max_user) < 0 && ret == 0)
-		ret = st_error_set(err, errno, "restoring %s in the lab's user namespace",
-				   MAX_USER_NS);
-	return ret < 0 ? ret : 0;
+	return ret;
 }
 
 static int lab_setup(struct lab *lab, struct st_error *err)
 {
 	struct result r;
 	uint64_t waited;
+	char buf[32];
 	int settled_by = ST_SETTLE_RCU, ret;
 
 	/* Sleeps of 20 us must not be stretched to the default 50 us slack. */
 	prctl(PR_SET_TIMERSLACK, 1UL);
-	ret = st_read_file(MAX_USER_NS, lab->max_user, sizeof(lab->max_user));
+	ret = st_read_file(MAX_USER_NS, buf, sizeof(buf));
 	if (ret < 0)
 		return st_error_set(err, -ret, "reading %s", MAX_USER_NS);
-	lab->max_user[strcspn(lab->max_user, "\n")] = '\0';
+	lab->max_user = strtoull(buf, NULL, 10);
 	ret = st_userns_prober_start(&lab->prober, err);
 	if (ret == 0)
 		ret = run_helper(lab, 0, &r, err);
