@@ -16,7 +16,7 @@
  * operation once and sends the figures back. A place the kernel refuses in
  * the first round is unavailable, with the reason, and the rest runs.
  */
-#define ST_GRID_MAX_PLACES 8
+#define ST_GRID_MAX_PLACES 16
 #define ST_GRID_MAX_OPS 8
 #define ST_GRID_MAX_CONFIG 8
 

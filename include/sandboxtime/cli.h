@@ -112,6 +112,7 @@ struct st_netbench_opts {
 #define ST_BENCH_MAX_SIZES 16 /* ST_FORK_MAX_SIZES */
 #define ST_BENCH_MAX_PARALLEL 8 /* ST_CHURN_MAX_LEVELS */
 #define ST_BENCH_MAX_CHURN_S 300 /* ST_CHURN_MAX_DURATION_S */
+#define ST_BENCH_MAX_MOUNTS 5 /* ST_MOUNTS_MAX_COUNTS, ST_MOUNTS_MAX_BACKGROUND */
 
 /* sandboxtime bench NAME: an option row may name the ones that take it. */
 enum st_bench_kind {
@@ -122,6 +123,7 @@ enum st_bench_kind {
 	ST_BENCH_NAME_FILES,
 	ST_BENCH_NAME_USERNS,
 	ST_BENCH_NAME_WHERE,
+	ST_BENCH_NAME_MOUNTS,
 	ST_BENCH_NAME_ALL,
 	ST_BENCH_NAME_KINDS,
 };
@@ -147,6 +149,11 @@ struct st_bench_opts {
 	const char *ns_text;  /* --ns as given: the sandbox place runs sandboxtime with it */
 	const char *kernel;   /* --kernel: the microVM's kernel */
 	const char *vm_accel; /* --vm-accel: kvm or tcg; NULL: kvm */
+	/* bench mounts (issue 15.2); none given: the defaults */
+	unsigned int mounts[ST_BENCH_MAX_MOUNTS];     /* --mounts */
+	size_t nmounts;
+	unsigned int background[ST_BENCH_MAX_MOUNTS]; /* --background */
+	size_t nbackground;
 };
 
 #define ST_CMP_MAX_FILES 16

@@ -46,6 +46,7 @@ static const char *const bench_names[ST_BENCH_NAME_KINDS] = {
 	[ST_BENCH_NAME_FILES] = "files",
 	[ST_BENCH_NAME_USERNS] = "userns",
 	[ST_BENCH_NAME_WHERE] = "where",
+	[ST_BENCH_NAME_MOUNTS] = "mounts",
 	[ST_BENCH_NAME_ALL] = "all",
 };
 
@@ -69,6 +70,7 @@ static const char usage_head[] =
 	" sandboxtime bench where [OPTIONS]       the same programs on the host, in a sandbox, a VM, qemu-user\n"
 	" sandboxtime bench all [OPTIONS]         every bench above with its defaults, one report\n"
 	" sandboxtime bench churn [OPTIONS]       sandboxes made and destroyed at a rate: the kernel's backlog\n"
+	" sandboxtime bench mounts [OPTIONS]      mount namespaces against the table's size, N sandboxes alive\n"
 	" sandboxtime compare A.json B.json...    B over A for every figure, with bootstrap intervals\n"
 	" sandboxtime --help | --version\n"
 	"\n"
@@ -271,6 +273,17 @@ static int refuse_bench(const struct st_cli_option *r, struct st_error *err)
 	return st_error_usage(err, "--%s applies to bench %s only", r->name, list);
 }
 
+/* "syscall, cpu, ..., all": every bench name, for the usage errors. */
+static const char *known_benches(void)
+{
+	static char list[160];
+	size_t n = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(bench_names) && n < sizeof(list); i++)
+		n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s", i ? ", " : "", bench_names[i]);
+	return list;
+}
+
 /* The first word, when it is not an option, names the subcommand. */
 static int parse_command(int argc, char **argv, struct st_opts *o, int *first,
 			 struct st_error *err)
@@ -287,14 +300,15 @@ static int parse_command(int argc, char **argv, struct st_opts *o, int *first,
 		o->command = ST_CMD_BENCH;
 		*first = 3;
 		if (argc < 3 || argv[2][0] == '-')
-			return st_error_usage(err, "bench: which benchmark? (known: syscall, cpu, fork, churn, files, userns, where, all)");
+			return st_error_usage(err, "bench: which benchmark? (known: %s)", known_benches());
 		for (size_t i = 0; i < ARRAY_SIZE(bench_names); i++)
 			if (strcmp(argv[2], bench_names[i]) == 0) {
 				o->bench.name = bench_names[i];
 				o->bench.kind = (enum st_bench_kind)i;
 			}
 		if (!o->bench.name)
-			return st_error_usage(err, "bench: unknown benchmark '%s' (known: syscall, cpu, fork, churn, files, userns, where, all)", argv[2]);
+			return st_error_usage(err, "bench: unknown benchmark '%s' (known: %s)", argv[2],
+					      known_benches());
 		return 0;
 	}
 	if (strcmp(argv[1], "compare") == 0) {

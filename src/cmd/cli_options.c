@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "sandboxtime/bench_files.h"
+#include "sandboxtime/bench_mounts.h"
 #include "sandboxtime/cgroup.h"
 #include "sandboxtime/cli.h"
 #include "sandboxtime/cli_parse.h"
@@ -41,9 +42,10 @@
 #define CHURN ST_BENCH_NAME_BIT(ST_BENCH_NAME_CHURN)
 #define FILES ST_BENCH_NAME_BIT(ST_BENCH_NAME_FILES)
 #define WHERE ST_BENCH_NAME_BIT(ST_BENCH_NAME_WHERE)
+#define MOUNTS ST_BENCH_NAME_BIT(ST_BENCH_NAME_MOUNTS)
 #define ALL ST_BENCH_NAME_BIT(ST_BENCH_NAME_ALL)
 #define MEASURING_BENCHES (ST_BENCH_NAME_BIT(ST_BENCH_NAME_SYSCALL) | ST_BENCH_NAME_BIT(ST_BENCH_NAME_CPU) | FORK | \
-			   FILES | ST_BENCH_NAME_BIT(ST_BENCH_NAME_USERNS) | WHERE | ALL)
+			   FILES | ST_BENCH_NAME_BIT(ST_BENCH_NAME_USERNS) | WHERE | MOUNTS | ALL)
 /* The options of every command that writes a report. */
 #define REPORTING (RUN | LAYERS | ORPHANS | NETBENCH | BENCH | COMPARE)
 /* The commands whose reports have charts: the measuring ones and compare. */
@@ -210,6 +212,22 @@ static int parse_parallel(struct st_opts *o, const char *arg, struct st_error *e
 						     1, MAX_PARALLEL, ST_BENCH_MAX_PARALLEL };
 
 	return st_cli_parse_list(&parallel, arg, o->bench.parallel, &o->bench.nparallel, err);
+}
+
+static int parse_mounts(struct st_opts *o, const char *arg, struct st_error *err)
+{
+	static const struct st_cli_list mounts = { "--mounts", "mount count", " mounts", ": 10,100,1000",
+						   1, ST_MOUNTS_MAX_MOUNTS, ST_BENCH_MAX_MOUNTS };
+
+	return st_cli_parse_list(&mounts, arg, o->bench.mounts, &o->bench.nmounts, err);
+}
+
+static int parse_background(struct st_opts *o, const char *arg, struct st_error *err)
+{
+	static const struct st_cli_list background = { "--background", "sandbox count", " sandboxes",
+						       ": 0,10,100", 0, MAX_CHURN, ST_BENCH_MAX_MOUNTS };
+
+	return st_cli_parse_list(&background, arg, o->bench.background, &o->bench.nbackground, err);
 }
 
 static int parse_max_alive(struct st_opts *o, const char *arg, struct st_error *err)
@@ -561,12 +579,21 @@ const struct st_cli_option st_cli_options[] = {
 	  "bench churn: comma list of how many processes create at\n"
 	  "once, each 1 to 64 (default: 1)", parse_parallel, 0, NULL, NULL, CHURN },
 	{ "max-alive", 0, ARG, BENCH, "N",
-	  "bench churn: at most N sandboxes alive or not yet freed by\n"
-	  "the kernel at any time (default: 1000)", parse_max_alive, 0, NULL, NULL, CHURN },
+	  "bench churn, mounts: at most N sandboxes alive or not yet\n"
+	  "freed by the kernel at any time (default: 1000)", parse_max_alive, 0, NULL, NULL,
+	  CHURN | MOUNTS },
+	{ "mounts", 0, ARG, BENCH, "LIST",
+	  "bench mounts: comma list of bind mounts added to the\n"
+	  "parent's table, each 1 to 50000 (default: 10,100,1000,5000)", parse_mounts, 0, NULL, NULL,
+	  MOUNTS },
+	{ "background", 0, ARG, BENCH, "LIST",
+	  "bench mounts: comma list of idle sandboxes held open while\n"
+	  "new namespaces are made (default: 0,10,100,1000)", parse_background, 0, NULL, NULL,
+	  MOUNTS },
 	{ "repeat", 0, ARG, RUN | LAYERS | NETBENCH | BENCH, "N",
 	  "measured repetitions per layer set (default: 20; 0 in a run:\n"
 	  "no measuring, only build and run the sandbox; netbench:\n"
-	  "runs per path, 3; bench files, where: 5)", parse_repeat, 0, NULL, NULL, MEASURING_BENCHES },
+	  "runs per path, 3; bench files, where: 5; mounts: 10)", parse_repeat, 0, NULL, NULL, MEASURING_BENCHES },
 	{ "warmup", 0, ARG, RUN | LAYERS, "N",
 	  "unrecorded repetitions before measuring (default: 3)", parse_warmup, 0, NULL, NULL, 0 },
 	{ "deferred-repeat", 0, ARG, RUN | LAYERS, "N",

@@ -4,6 +4,7 @@
 #include "sandboxtime/bench_files.h"
 #include "sandboxtime/bench_churn.h"
 #include "sandboxtime/bench_fork.h"
+#include "sandboxtime/bench_mounts.h"
 #include "sandboxtime/bench_syscall.h"
 #include "sandboxtime/bench_userns.h"
 #include "sandboxtime/bench_where.h"
@@ -210,6 +211,29 @@ static int bench_where(const struct st_bench_opts *o, const struct st_output *ou
 	return emit_grid(&s, out, &b.g, exit_code, st_bench_where_run(&b, err), err);
 }
 
+/*
+ * bench mounts: the machine's limits are checked against the largest place
+ * before the session opens -o; everything it makes lives in namespaces of
+ * its own, gone with its processes.
+ */
+static int bench_mounts(const struct st_bench_opts *o, const struct st_output *out, int *exit_code,
+			struct st_error *err)
+{
+	struct st_session s __attribute__((cleanup(st_session_end)));
+	struct st_bench_mounts b __attribute__((cleanup(st_bench_mounts_free)));
+	int ret;
+
+	memset(&s, 0, sizeof(s));
+	ret = st_bench_mounts_prepare(&b, o->repeat_given ? o->measure.repeat : ST_MOUNTS_DEFAULT_REPEAT,
+				      o->mounts, o->nmounts, o->background, o->nbackground, o->max_alive,
+				      err);
+	if (ret == 0)
+		ret = st_session_open(&s, out, err);
+	if (ret < 0)
+		return ret;
+	return emit_grid(&s, out, &b.g, exit_code, st_bench_mounts_run(&b, err), err);
+}
+
 int st_cmd_bench(const struct st_bench_opts *o, const struct st_output *out, int *exit_code,
 		 struct st_error *err)
 {
@@ -228,6 +252,8 @@ int st_cmd_bench(const struct st_bench_opts *o, const struct st_output *out, int
 		ret = bench_where(o, out, exit_code, err);
 	else if (o->kind == ST_BENCH_NAME_CHURN)
 		ret = bench_churn(o, out, exit_code, err);
+	else if (o->kind == ST_BENCH_NAME_MOUNTS)
+		ret = bench_mounts(o, out, exit_code, err);
 	else
 		ret = bench_syscall(o, out, err);
 	if (ret == 0)

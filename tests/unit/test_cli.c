@@ -608,7 +608,7 @@ static void test_bench_files_all(void **state)
 	assert_int_equal(PARSE(&o, &err, "bench", "all", "--files=10", "--sizes=1", "-J"), 0);
 	assert_true(o.bench.files == 10 && o.bench.nsizes == 1);
 	assert_usage(PARSE(&o, &err, "bench", "all", "--format=csv"), &err, "bench all");
-	assert_usage(PARSE(&o, &err, "bench", "wher"), &err, "known: syscall, cpu, fork, churn, files, userns, where, all");
+	assert_usage(PARSE(&o, &err, "bench", "wher"), &err, "known: syscall, cpu, fork, churn, files, userns, where, mounts, all");
 }
 
 /* bench where: --kernel and --vm-accel, its own and bench all's; --ns kept as given. */
@@ -667,9 +667,36 @@ static void test_bench_churn_options(void **state)
 	assert_usage(PARSE(&o, &err, "bench", "churn", "--sizes=1"), &err,
 		     "--sizes applies to bench fork and all only");
 	assert_usage(PARSE(&o, &err, "bench", "churn", "--repeat=3"), &err,
-		     "--repeat applies to bench syscall, cpu, fork, files, userns, where and all only");
+		     "--repeat applies to bench syscall, cpu, fork, files, userns, where, mounts and all only");
 	assert_usage(PARSE(&o, &err, "layers", "--count=3"), &err, "applies to bench only");
-	assert_usage(PARSE(&o, &err, "bench", "chrun"), &err, "known: syscall, cpu, fork, churn, files, userns, where, all");
+	assert_usage(PARSE(&o, &err, "bench", "chrun"), &err, "known: syscall, cpu, fork, churn, files, userns, where, mounts, all");
+}
+
+/* bench mounts: its two lists, --max-alive shared with churn, refused elsewhere. */
+static void test_bench_mounts_options(void **state)
+{
+	struct st_opts o;
+	struct st_error err = { 0 };
+
+	(void)state;
+	assert_int_equal(PARSE(&o, &err, "bench", "mounts"), 0);
+	assert_int_equal(o.bench.kind, ST_BENCH_NAME_MOUNTS);
+	assert_int_equal(o.bench.nmounts, 0);
+	assert_int_equal(o.bench.nbackground, 0);
+	assert_int_equal(PARSE(&o, &err, "bench", "mounts", "--mounts=100,10", "--background=0,20",
+			       "--max-alive=20", "--repeat=2"), 0);
+	assert_int_equal(o.bench.nmounts, 2);
+	assert_int_equal(o.bench.mounts[0], 100);
+	assert_int_equal(o.bench.background[1], 20);
+	assert_int_equal(o.bench.max_alive, 20);
+	assert_usage(PARSE(&o, &err, "bench", "mounts", "--mounts=0"), &err, "--mounts");
+	assert_usage(PARSE(&o, &err, "bench", "mounts", "--mounts=50001"), &err, "--mounts");
+	assert_usage(PARSE(&o, &err, "bench", "mounts", "--mounts=1,2,3,4,5,6"), &err, "at most 5");
+	assert_usage(PARSE(&o, &err, "bench", "mounts", "--background=10,10"), &err, "listed twice");
+	assert_usage(PARSE(&o, &err, "bench", "churn", "--mounts=10"), &err,
+		     "--mounts applies to bench mounts only");
+	assert_usage(PARSE(&o, &err, "bench", "fork", "--max-alive=10"), &err,
+		     "--max-alive applies to bench churn and mounts only");
 }
 
 static void test_orphans(void **state)
@@ -1001,6 +1028,7 @@ int main(void)
 		cmocka_unit_test(test_bench_files_all),
 		cmocka_unit_test(test_bench_churn_options),
 		cmocka_unit_test(test_bench_where_options),
+		cmocka_unit_test(test_bench_mounts_options),
 		cmocka_unit_test(test_orphans),
 		cmocka_unit_test(test_netbench),
 		cmocka_unit_test(test_repeated_parsing),
