@@ -43,9 +43,10 @@
 #define FILES ST_BENCH_NAME_BIT(ST_BENCH_NAME_FILES)
 #define WHERE ST_BENCH_NAME_BIT(ST_BENCH_NAME_WHERE)
 #define MOUNTS ST_BENCH_NAME_BIT(ST_BENCH_NAME_MOUNTS)
+#define CGROUP ST_BENCH_NAME_BIT(ST_BENCH_NAME_CGROUP)
 #define ALL ST_BENCH_NAME_BIT(ST_BENCH_NAME_ALL)
 #define MEASURING_BENCHES (ST_BENCH_NAME_BIT(ST_BENCH_NAME_SYSCALL) | ST_BENCH_NAME_BIT(ST_BENCH_NAME_CPU) | FORK | \
-			   FILES | ST_BENCH_NAME_BIT(ST_BENCH_NAME_USERNS) | WHERE | MOUNTS | ALL)
+			   FILES | ST_BENCH_NAME_BIT(ST_BENCH_NAME_USERNS) | WHERE | MOUNTS | CGROUP | ALL)
 /* The options of every command that writes a report. */
 #define REPORTING (RUN | LAYERS | ORPHANS | NETBENCH | BENCH | COMPARE)
 /* The commands whose reports have charts: the measuring ones and compare. */
@@ -421,10 +422,12 @@ static int parse_config(struct st_opts *o, const char *arg, struct st_error *err
 
 static int parse_cgroup(struct st_opts *o, const char *arg, struct st_error *err)
 {
-	o->run.cgroup = 1;
+	struct st_measure_opts *m = measure_of(o);
+
+	o->run.cgroup = o->command != ST_CMD_BENCH;
 	o->run.cgroup_parent = arg;
-	o->run.measure.cgroup = 1;
-	o->run.measure.cgroup_parent = arg;
+	m->cgroup = 1;
+	m->cgroup_parent = arg;
 	return arg ? st_cgroup_path_check("--cgroup", arg, 1, err) : 0;
 }
 
@@ -593,7 +596,7 @@ const struct st_cli_option st_cli_options[] = {
 	{ "repeat", 0, ARG, RUN | LAYERS | NETBENCH | BENCH, "N",
 	  "measured repetitions per layer set (default: 20; 0 in a run:\n"
 	  "no measuring, only build and run the sandbox; netbench:\n"
-	  "runs per path, 3; bench files, where: 5; mounts: 10)", parse_repeat, 0, NULL, NULL, MEASURING_BENCHES },
+	  "runs per path, 3; bench files, where, cgroup: 5; mounts: 10)", parse_repeat, 0, NULL, NULL, MEASURING_BENCHES },
 	{ "warmup", 0, ARG, RUN | LAYERS, "N",
 	  "unrecorded repetitions before measuring (default: 3)", parse_warmup, 0, NULL, NULL, 0 },
 	{ "deferred-repeat", 0, ARG, RUN | LAYERS, "N",
@@ -652,11 +655,12 @@ const struct st_cli_option st_cli_options[] = {
 	  "default (built in), none, or an OCI/Docker JSON profile file", parse_seccomp, 0, NULL, NULL, 0 },
 	{ "config", 0, ARG, RUN, "FILE",
 	  "read an OCI runtime-spec config.json (options given here win)", parse_config, 0, NULL, NULL, 0 },
-	{ "cgroup", 0, optional_argument, RUN | LAYERS, "PARENT",
+	{ "cgroup", 0, optional_argument, RUN | LAYERS | BENCH, "PARENT",
 	  "run in a cgroup of its own, sandboxtime-PID, made under\n"
 	  "PARENT (a cgroup path; default: sandboxtime's own cgroup)\n"
 	  "with the config's linux.resources limits; and measure the\n"
-	  "cgroup layer (mkdir, limits, attach, rmdir, the free)", parse_cgroup, 0, NULL, NULL, 0 },
+	  "cgroup layer (mkdir, limits, attach, rmdir, the free);\n"
+	  "bench cgroup: make its cgroups under PARENT", parse_cgroup, 0, NULL, NULL, CGROUP },
 	{ "dry-run", 0, NOARG, CLEANUP | ORPHANS, NULL,
 	  "cleanup, orphans --cleanup: list what would be deleted,\n"
 	  "delete nothing", parse_dry_run, 0, NULL, NULL, 0 },

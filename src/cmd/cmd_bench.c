@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <string.h>
 
+#include "sandboxtime/bench_cgroup.h"
 #include "sandboxtime/bench_files.h"
 #include "sandboxtime/bench_churn.h"
 #include "sandboxtime/bench_fork.h"
@@ -234,6 +235,28 @@ static int bench_mounts(const struct st_bench_opts *o, const struct st_output *o
 	return emit_grid(&s, out, &b.g, exit_code, st_bench_mounts_run(&b, err), err);
 }
 
+/*
+ * bench cgroup: each place's cgroup lives for one round, made and removed
+ * by the process that measures in it; a killed bench leaves sandboxtime-PID
+ * of a dead pid, which `sandboxtime cleanup` removes.
+ */
+static int bench_cgroup(const struct st_bench_opts *o, const struct st_output *out, int *exit_code,
+			struct st_error *err)
+{
+	struct st_session s __attribute__((cleanup(st_session_end)));
+	struct st_bench_cgroup b __attribute__((cleanup(st_bench_cgroup_free)));
+	int ret;
+
+	memset(&s, 0, sizeof(s));
+	ret = st_bench_cgroup_prepare(&b, o->repeat_given ? o->measure.repeat : ST_CGB_DEFAULT_REPEAT,
+				      o->measure.cgroup_parent, err);
+	if (ret == 0)
+		ret = st_session_open(&s, out, err);
+	if (ret < 0)
+		return ret;
+	return emit_grid(&s, out, &b.g, exit_code, st_bench_cgroup_run(&b, err), err);
+}
+
 int st_cmd_bench(const struct st_bench_opts *o, const struct st_output *out, int *exit_code,
 		 struct st_error *err)
 {
@@ -254,6 +277,8 @@ int st_cmd_bench(const struct st_bench_opts *o, const struct st_output *out, int
 		ret = bench_churn(o, out, exit_code, err);
 	else if (o->kind == ST_BENCH_NAME_MOUNTS)
 		ret = bench_mounts(o, out, exit_code, err);
+	else if (o->kind == ST_BENCH_NAME_CGROUP)
+		ret = bench_cgroup(o, out, exit_code, err);
 	else
 		ret = bench_syscall(o, out, err);
 	if (ret == 0)

@@ -233,12 +233,54 @@ static int netbench_charts(struct charts *cs, json_t *doc)
 	return 0;
 }
 
-/* bench files/userns (a grid): op and place, in the grid's own unit. */
-static const char *grid_axis(json_t *doc)
+/* A grid's axis for @unit ("ns", "us"; NULL: the grid's own unit in its config). */
+static const char *grid_axis(json_t *doc, const char *unit)
 {
-	const char *unit = json_string_value(json_object_get(json_object_get(doc, "config"), "unit"));
-
+	if (!unit)
+		unit = json_string_value(json_object_get(json_object_get(doc, "config"), "unit"));
 	return unit && strcmp(unit, "ns") == 0 ? "nanoseconds (ns)" : "microseconds (µs)";
+}
+
+/*
+ * A grid (bench files, userns, where, mounts, cgroup): op and place. Rows of
+ * another unit (bench where, bench cgroup: ns and us) get a chart of their
+ * own: one axis never mixes nanoseconds and microseconds.
+ */
+static int grid_charts(struct charts *cs, json_t *doc)
+{
+	json_t *rows = json_object_get(doc, "rows"), *r;
+	const char *units[MAX_CHARTS];
+	size_t nunits = 0, i;
+
+	json_array_foreach(rows, i, r) {
+		const char *u = str(r, "unit");
+		size_t k = 0;
+
+		while (k < nunits && strcmp(units[k], u) != 0)
+			k++;
+		if (k == nunits && nunits < MAX_CHARTS)
+			units[nunits++] = u;
+	}
+	for (size_t k = 0; k < nunits; k++) {
+		const char *u = json_object_get(json_array_get(rows, 0), "unit") ? units[k] : NULL;
+		struct st_chart *c = chart_new(cs, "Cost per operation", grid_axis(doc, u),
+					       json_array_size(rows));
+
+		if (!c)
+			return -ENOMEM;
+		c->note = "bar: median; whisker: min to p95";
+		series(c, "median", "bar-bench");
+		json_array_foreach(rows, i, r) {
+			struct st_chart_row *row;
+
+			if (u && strcmp(str(r, "unit"), u) != 0)
+				continue;
+			row = &c->rows[c->nrows++];
+			snprintf(row->label, sizeof(row->label), "%s %s", str(r, "op"), str(r, "place"));
+			stats_bar(row, 0, json_object_get(r, "per_op"), 1);
+		}
+	}
+	return 0;
 }
 
 /* "1 creator", "2 creators": a churn row's creator count, in the legend and as a row label. */
@@ -354,8 +396,10 @@ static int bench_charts(struct charts *cs, json_t *doc)
 	}
 	if (bench && strcmp(bench, "churn") == 0)
 		return churn_charts(cs, doc);
+	if (is_grid)
+		return grid_charts(cs, doc);
 	c = chart_new(cs, is_fork ? "Cost of starting a child, by parent size" : "Cost per operation",
-		      is_grid ? grid_axis(doc) : "microseconds (µs)", json_array_size(rows));
+		      "microseconds (µs)", json_array_size(rows));
 	if (!c)
 		return -ENOMEM;
 	c->note = "bar: median; whisker: min to p95";
@@ -368,9 +412,8 @@ static int bench_charts(struct charts *cs, json_t *doc)
 				 (long long)json_integer_value(json_object_get(r, "size_mb")),
 				 str(r, "method"));
 		else
-			snprintf(row->label, sizeof(row->label), "%s %s", str(r, "op"),
-				 str(r, is_grid ? "place" : "where"));
-		stats_bar(row, 0, json_object_get(r, is_fork ? "call_us" : is_grid ? "per_op" : "us"), 1);
+			snprintf(row->label, sizeof(row->label), "%s %s", str(r, "op"), str(r, "where"));
+		stats_bar(row, 0, json_object_get(r, is_fork ? "call_us" : "us"), 1);
 	}
 	return 0;
 }

@@ -74,7 +74,7 @@ t_bad_options() {
 	out=$("$ST_BIN" bench churn --count=5 --duration=1 2>&1); rc=$?
 	[ "$rc" = 125 ] && printf '%s\n' "$out" | grep -q "^sandboxtime: bench churn: --count and --duration: choose one" || { echo "$rc $out"; return 1; }
 	out=$("$ST_BIN" bench churn --repeat=3 2>&1); rc=$?
-	[ "$rc" = 125 ] && printf '%s\n' "$out" | grep -q "^sandboxtime: --repeat applies to bench syscall, cpu, fork, files, userns, where, mounts and all only" || { echo "$rc $out"; return 1; }
+	[ "$rc" = 125 ] && printf '%s\n' "$out" | grep -q "^sandboxtime: --repeat applies to bench syscall, cpu, fork, files, userns, where, mounts, cgroup and all only" || { echo "$rc $out"; return 1; }
 }
 
 # The script run in a user namespace of the test's own (unshare -Ur): churn,

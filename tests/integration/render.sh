@@ -9,7 +9,7 @@
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/../lib.sh" "$1"
 
-plan 16
+plan 18
 
 CHECK=$ST_PYDIR/render_check.py
 check() { "$ST_PY" -B "$CHECK" "$@"; }
@@ -92,6 +92,17 @@ t_churn_svg() {
 	diag "$mode: $(check churn-svg "$dir/c.json" "$dir/c.svg")"
 }
 each_mode "bench churn --svg: the backlog over time, a line per creator count, its points where the series puts them" t_churn_svg
+
+# A grid whose operations have two units (ns, us) draws a chart per unit: no axis mixes them.
+t_grid_units_svg() {
+	local mode=$1 dir
+	dir=$(st_scratch) || return 1
+	st_run "$mode" bench cgroup --repeat=1 -J -o "$dir/g.json" --svg="$dir/g.svg" || return 1
+	expect_rc 0 && expect_clean || return 1
+	xmllint --noout "$dir/g.svg" || return 1
+	check grid-svg "$dir/g.json" "$dir/g.svg"
+}
+each_mode "a grid's --svg: one chart per unit, each axis naming it, one bar per figure" t_grid_units_svg
 
 t_compare_charts() {
 	local dir

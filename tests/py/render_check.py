@@ -285,7 +285,31 @@ def markdown(path, heading, n):
     print(" ".join(row[0] for row in body))
 
 
-COMMANDS = {"layers-svg": layers_svg, "bars": bars, "steps-svg": steps_svg, "nb-svg": nb_svg, "cmp-svg": cmp_svg,
+def grid_svg(grid_json, svg):
+    """A grid's charts: one per unit; each chart's labels are its unit's rows and its axis names it."""
+    doc, root = load(grid_json), svg_root(svg)
+    axis = {"ns": "nanoseconds (ns)", "us": "microseconds (µs)"}
+    want = {}
+    for r in doc["rows"]:
+        want.setdefault(r.get("unit", doc["config"]["unit"]), set()).add(f"{r['op']} {r['place']}")
+    charts = [g for g in root.iter(SVG + "g") if g.get("class") == "chart"]
+    if len(charts) != len(want):
+        fail(f"{svg}: {len(charts)} charts for {len(want)} units")
+    for g in charts:
+        words = [t.text for t in g.iter(SVG + "text") if t.text]
+        units = [u for u in want if axis[u] in words]
+        if len(units) != 1:
+            fail(f"{svg}: a chart whose axis names {units}, not one unit")
+        labels = {w for w in words if w in set().union(*want.values())}
+        if labels != want[units[0]]:
+            fail(f"{svg}: the {units[0]} chart shows {sorted(labels)}, its rows are {sorted(want[units[0]])}")
+        bars = [e for e in g.iter(SVG + "rect") if e.get("class") == "bar-bench"]
+        measured = [r for r in doc["rows"] if r.get("unit", doc["config"]["unit"]) == units[0] and r["median"] is not None]
+        if len(bars) != len(measured):
+            fail(f"{svg}: {len(bars)} bars in the {units[0]} chart, {len(measured)} figures measured")
+
+
+COMMANDS = {"grid-svg": grid_svg, "layers-svg": layers_svg, "bars": bars, "steps-svg": steps_svg, "nb-svg": nb_svg, "cmp-svg": cmp_svg,
             "churn-svg": churn_svg,
             "html": page_html, "png": png, "markdown": markdown}
 

@@ -608,7 +608,7 @@ static void test_bench_files_all(void **state)
 	assert_int_equal(PARSE(&o, &err, "bench", "all", "--files=10", "--sizes=1", "-J"), 0);
 	assert_true(o.bench.files == 10 && o.bench.nsizes == 1);
 	assert_usage(PARSE(&o, &err, "bench", "all", "--format=csv"), &err, "bench all");
-	assert_usage(PARSE(&o, &err, "bench", "wher"), &err, "known: syscall, cpu, fork, churn, files, userns, where, mounts, all");
+	assert_usage(PARSE(&o, &err, "bench", "wher"), &err, "known: syscall, cpu, fork, churn, files, userns, where, mounts, cgroup, all");
 }
 
 /* bench where: --kernel and --vm-accel, its own and bench all's; --ns kept as given. */
@@ -667,9 +667,9 @@ static void test_bench_churn_options(void **state)
 	assert_usage(PARSE(&o, &err, "bench", "churn", "--sizes=1"), &err,
 		     "--sizes applies to bench fork and all only");
 	assert_usage(PARSE(&o, &err, "bench", "churn", "--repeat=3"), &err,
-		     "--repeat applies to bench syscall, cpu, fork, files, userns, where, mounts and all only");
+		     "--repeat applies to bench syscall, cpu, fork, files, userns, where, mounts, cgroup and all only");
 	assert_usage(PARSE(&o, &err, "layers", "--count=3"), &err, "applies to bench only");
-	assert_usage(PARSE(&o, &err, "bench", "chrun"), &err, "known: syscall, cpu, fork, churn, files, userns, where, mounts, all");
+	assert_usage(PARSE(&o, &err, "bench", "chrun"), &err, "known: syscall, cpu, fork, churn, files, userns, where, mounts, cgroup, all");
 }
 
 /* bench mounts: its two lists, --max-alive shared with churn, refused elsewhere. */
@@ -697,6 +697,29 @@ static void test_bench_mounts_options(void **state)
 		     "--mounts applies to bench mounts only");
 	assert_usage(PARSE(&o, &err, "bench", "fork", "--max-alive=10"), &err,
 		     "--max-alive applies to bench churn and mounts only");
+}
+
+/* bench cgroup: --cgroup=PARENT is its parent, not a run's layer; other benches refuse it. */
+static void test_bench_cgroup_options(void **state)
+{
+	struct st_opts o;
+	struct st_error err = { 0 };
+
+	(void)state;
+	assert_int_equal(PARSE(&o, &err, "bench", "cgroup"), 0);
+	assert_int_equal(o.bench.kind, ST_BENCH_NAME_CGROUP);
+	assert_null(o.bench.measure.cgroup_parent);
+	assert_int_equal(o.bench.repeat_given, 0);
+	assert_int_equal(PARSE(&o, &err, "bench", "cgroup", "--cgroup=/deleg", "--repeat=2"), 0);
+	assert_string_equal(o.bench.measure.cgroup_parent, "/deleg");
+	assert_true(o.bench.repeat_given && o.bench.measure.repeat == 2);
+	assert_int_equal(o.run.cgroup, 0);
+	assert_usage(PARSE(&o, &err, "bench", "cgroup", "--cgroup=deleg"), &err, "--cgroup");
+	assert_usage(PARSE(&o, &err, "bench", "cgroup", "--cgroup=/a/../b"), &err, "'..'");
+	assert_usage(PARSE(&o, &err, "bench", "fork", "--cgroup"), &err,
+		     "--cgroup applies to bench cgroup only");
+	assert_usage(PARSE(&o, &err, "bench", "cgroup", "--mounts=10"), &err,
+		     "--mounts applies to bench mounts only");
 }
 
 static void test_orphans(void **state)
@@ -1029,6 +1052,7 @@ int main(void)
 		cmocka_unit_test(test_bench_churn_options),
 		cmocka_unit_test(test_bench_where_options),
 		cmocka_unit_test(test_bench_mounts_options),
+		cmocka_unit_test(test_bench_cgroup_options),
 		cmocka_unit_test(test_orphans),
 		cmocka_unit_test(test_netbench),
 		cmocka_unit_test(test_repeated_parsing),
