@@ -14,7 +14,7 @@ import os
 import statistics
 import sys
 
-TOOLS = ("sandboxtime", "crun", "runc")
+TOOLS = ("sandboxtime", "sandboxtime-cgroup", "crun", "runc")
 
 
 def make_config(fixture, dst, host_id):
@@ -43,14 +43,16 @@ def rows(out):
     for mode in ("root", "nobody"):
         per = medians(out, mode)
         st = statistics.median(per["sandboxtime"]) if "sandboxtime" in per else None
+        stc = statistics.median(per["sandboxtime-cgroup"]) if "sandboxtime-cgroup" in per else None
         for tool in TOOLS:
             if tool not in per:
                 why = next((r.split("refused: ", 1)[1] for r in refused if r.startswith("%s %s " % (mode, tool))), "not run")
-                table.append([mode, tool, "refused: " + why.replace("|", "/")[:120], "", ""])
+                table.append([mode, tool, "refused: " + why.replace("|", "/")[:120], "", "", ""])
                 continue
             med = statistics.median(per[tool])
             ratio = "%.2f" % (st / med) if st else ""
-            table.append([mode, tool, "%.2f" % med, ", ".join("%.2f" % x for x in per[tool]), ratio])
+            ratio_cg = "%.2f" % (stc / med) if stc else ""
+            table.append([mode, tool, "%.2f" % med, ", ".join("%.2f" % x for x in per[tool]), ratio, ratio_cg])
     return facts, table
 
 
@@ -60,13 +62,14 @@ def main():
         return
     out = sys.argv[1]
     facts, table = rows(out)
-    cols = ["mode", "tool", "setup+teardown median (ms)", "round medians (ms)", "sandboxtime / tool"]
+    cols = ["mode", "tool", "setup+teardown median (ms)", "round medians (ms)", "sandboxtime / tool",
+            "sandboxtime-cgroup / tool"]
     print("oci_compare, %s: kernel %s, %s, %s, %s, load %s, %s" % (
         facts["date"], facts["kernel"], facts["crun"], facts["runc"], facts["sandboxtime"],
         facts["loadavg"], facts["rounds"]))
     print()
     print("| " + " | ".join(cols) + " |")
-    print("|---|---|---:|---|---:|")
+    print("|---|---|---:|---|---:|---:|")
     for r in table:
         print("| " + " | ".join(r) + " |")
     steps = json.load(open(os.path.join(out, "steps-root.json")))["steps"]
@@ -77,7 +80,7 @@ def main():
             "command": "bash bench/oci_compare.sh build/sandboxtime OUT && python3 bench/oci_compare.py OUT --results bench/results/oci.json",
             "date": facts["date"], "commit": facts["commit"],
             "notes": "docs/bench-notes/17-oci-compare.md",
-            "columns": cols, "align": ["---", "---", "---:", "---", "---:"], "rows": table,
+            "columns": cols, "align": ["---", "---", "---:", "---", "---:", "---:"], "rows": table,
             "text": ["Machine: kernel %s, load %s at the end; %s; %s, %s." % (
                 facts["kernel"], facts["loadavg"], facts["rounds"], facts["crun"], facts["runc"])]}}}
         with open(sys.argv[3], "w") as f:

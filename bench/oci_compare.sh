@@ -13,8 +13,11 @@
 # /sys/fs/cgroup/unified/cgroup.controllers (bench/crun_compare.sh does the
 # same); crun runs with --cgroup-manager=disabled. runc makes and removes a
 # cgroup for each container (its default, and the runtime spec's
-# linux.resources.devices rule is enforced there); sandboxtime and crun make
-# none: sandboxtime has no cgroup layer yet (issue 13.2).
+# linux.resources.devices rule is enforced there); the bundle asks for no
+# limit, so sandboxtime and crun make none. sandboxtime-cgroup is the same
+# bundle with --cgroup: sandboxtime-PID made, joined and removed in every
+# hierarchy, as runc does (rootless without a delegated cgroup the layer is
+# unavailable, as runc --rootless makes none either).
 #
 #   bash bench/oci_compare.sh path/to/sandboxtime [OUT_DIR]
 # ROUNDS (default 3), RUNS (hyperfine runs per command and round, default 30).
@@ -55,6 +58,7 @@ chmod -R a+rX "$TMP"
 spec() {
 	case $2 in
 	sandboxtime) echo "$TMP/sandboxtime --repeat=0 -q --config=$TMP/$1/config.json" ;;
+	sandboxtime-cgroup) echo "$TMP/sandboxtime --repeat=0 -q --cgroup --config=$TMP/$1/config.json" ;;
 	crun) echo "crun --cgroup-manager=disabled --root $TMP/$1-state run --bundle $TMP/$1 oci-$1" ;;
 	runc) [ "$1" = nobody ] && echo "runc --rootless=true --root $TMP/$1-state run --bundle $TMP/$1 oci-$1" ||
 		echo "runc --root $TMP/$1-state run --bundle $TMP/$1 oci-$1" ;;
@@ -68,7 +72,7 @@ if [ -n "\$(cat "\$f" 2>/dev/null)" ]; then : >"$TMP/empty"; mount --bind "$TMP/
 as() { if [ "\$1" = nobody ]; then shift; (cd /tmp && setpriv --reuid=nobody --regid=nogroup --clear-groups env XDG_RUNTIME_DIR=$TMP/nobody-state "\$@"); else shift; "\$@"; fi; }
 for m in root nobody; do
 	tools=""
-	for t in sandboxtime crun runc; do
+	for t in sandboxtime sandboxtime-cgroup crun runc; do
 		if as \$m \$(grep "^\$m \$t=" "$TMP/specs" | cut -d= -f2-) >"$OUT/\$m-\$t.check" 2>&1; then
 			tools="\$tools \$t"
 		else
@@ -86,7 +90,7 @@ for m in root nobody; do
 done
 EOF2
 : >"$TMP/specs"
-for m in root nobody; do for t in sandboxtime crun runc; do echo "$m $t=$(spec $m $t)" >>"$TMP/specs"; done; done
+for m in root nobody; do for t in sandboxtime sandboxtime-cgroup crun runc; do echo "$m $t=$(spec $m $t)" >>"$TMP/specs"; done; done
 : >"$OUT/refused.txt"
 unshare --mount --propagation private sh "$TMP/inner.sh"
 cp "$TMP"/hf/*.json "$OUT"/

@@ -2,8 +2,9 @@
 /*
  * The cgroup layer's part of the sandboxtime/v1 document (--cgroup): each
  * figure's statistics (the stats object of every other figure), in the
- * table under the layers and in JSON as "cgroup_layer". CSV has one row per
- * layer set and no room for it: there it is left out.
+ * table under the layers and in JSON as "cgroup_layer". CSV gives the
+ * figures columns of their own, filled on a row of their own
+ * (report_layers.c: layer_cols(), st_report_write_csv()).
  */
 #include <stdint.h>
 #include <stdio.h>

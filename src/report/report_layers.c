@@ -16,6 +16,7 @@
 #include "sandboxtime/clock.h"
 #include "sandboxtime/report.h"
 #include "sandboxtime/report_bench.h"
+#include "sandboxtime/cgroup_measure.h"
 #include "sandboxtime/report_layers.h"
 #include "sandboxtime/report_run.h"
 
@@ -55,6 +56,7 @@ struct layer_row {
 	size_t i;
 	const struct st_set *set;
 	int layer;
+	const struct st_cgroup_measurement *cgroup; /* CSV's cgroup row (set NULL), or NULL */
 };
 
 #define ROW(row) ((const struct layer_row *)(row))
@@ -64,7 +66,8 @@ struct layer_row {
 
 static void get_layer(const struct st_col *col, const void *row, const void *doc, struct st_cell *c)
 {
-	c->text = ROW(row)->set ? ROW(row)->set->name : st_layers[ROW(row)->layer].name;
+	c->text = ROW(row)->set ? ROW(row)->set->name :
+		  ROW(row)->cgroup ? "cgroup_layer" : st_layers[ROW(row)->layer].name;
 }
 
 static void get_alone(const struct st_col *col, const void *row, const void *doc, struct st_cell *c)
@@ -77,15 +80,21 @@ static void get_available(const struct st_col *col, const void *row, const void 
 			  struct st_cell *c)
 {
 	c->kind = ST_CELL_BOOL;
-	c->i = ROW(row)->set != NULL;
+	c->i = ROW(row)->set != NULL || (ROW(row)->cgroup && ROW(row)->cgroup->available);
 }
 
 /* Only an unavailable layer has a reason; a measured set has none (JSON: no key). */
 static void get_reason(const struct st_col *col, const void *row, const void *doc,
 		       struct st_cell *c)
 {
-	c->absent = ROW(row)->set != NULL;
-	if (!c->absent) {
+	const struct st_cgroup_measurement *cm = ROW(row)->cgroup;
+
+	c->absent = ROW(row)->set != NULL || (cm && cm->available);
+	if (c->absent)
+		return;
+	if (cm)
+		c->text = cm->reason;
+	else {
 		st_report_layer_reason(REPORT(doc), ROW(row)->layer, c->buf, sizeof(c->buf));
 		c->text = c->buf;
 	}
@@ -205,6 +214,23 @@ static void get_alone_json(const struct st_col *col, const void *row, const void
 	}
 }
 
+/* The cgroup layer's figure col->arg, on CSV's cgroup row only (empty on the layers' rows). */
+static void get_cgroup_figure(const struct st_col *col, const void *row, const void *doc,
+			      struct st_cell *c)
+{
+	const struct st_cgroup_measurement *cm = ROW(row)->cgroup;
+
+	c->kind = ST_CELL_STATS;
+	c->empty = !cm || !cm->available || !cm->fig[col->arg].n;
+	c->stats = cm ? &cm->fig[col->arg] : NULL;
+}
+
+/* Whether the report measured the cgroup layer (--cgroup): its CSV columns exist only then. */
+static int has_cgroup_layer(const void *doc)
+{
+	return REPORT(doc)->cgroup && REPORT(doc)->cgroup->asked;
+}
+
 #define C ST_COL_CSV
 #define J ST_COL_JSON
 
@@ -247,13 +273,13 @@ static const struct st_col tail_cols[] = {
 #undef C
 #undef J
 
-#define NCOLS (ARRAY_SIZE(head_cols) + ST_FIG_COUNT + ARRAY_SIZE(tail_cols))
+#define NCOLS (ARRAY_SIZE(head_cols) + ST_FIG_COUNT + ARRAY_SIZE(tail_cols) + ST_CGM_COUNT)
 
 /* The columns, built once from the two tables and st_figures[]. */
 static struct st_cols layer_cols(void)
 {
 	static struct st_col cols[NCOLS];
-	static char names[ST_FIG_COUNT][32];
+	static char names[ST_FIG_COUNT][32], cg_names[ST_CGM_COUNT][40];
 	static int built;
 	size_t n = 0;
 
@@ -271,6 +297,18 @@ static struct st_cols layer_cols(void)
 	}
 	for (size_t k = 0; k < ARRAY_SIZE(tail_cols); k++)
 		cols[n++] = tail_cols[k];
+	/*
+	 * CSV with --cgroup: the cgroup layer's figures, "cgroup_mkdir_median_us"...,
+	 * filled on a row of their own (layer "cgroup_layer") after the sets: a
+	 * direct timing per step, no set holds it, so no set's row has room for it.
+	 */
+	for (int f = 0; f < ST_CGM_COUNT; f++) {
+		snprintf(cg_names[f], sizeof(cg_names[f]), "cgroup_%.*s",
+			 (int)strlen(st_cgm_figures[f].key) - 3, st_cgm_figures[f].key);
+		cols[n++] = (struct st_col){ .name = cg_names[f], .unit = "us", .stats = 1, .csv_prec = 3,
+					     .in = ST_COL_CSV, .get = get_cgroup_figure, .arg = f,
+					     .shown = has_cgroup_layer, .help = st_cgm_figures[f].label };
+	}
 	built = 1;
 	return (struct st_cols){ cols, NCOLS };
 }
@@ -665,6 +703,11 @@ int st_report_write_csv(const struct st_report *r, FILE *out, struct st_error *e
 
 		if (r->unavailable & ST_LAYER_BIT(l))
 			st_csv_row(out, layer_cols(), &row, r);
+	}
+	if (has_cgroup_layer(r)) {
+		struct layer_row row = { .m = r->m, .cgroup = r->cgroup };
+
+		st_csv_row(out, layer_cols(), &row, r);
 	}
 	if (ferror(out))
 		return st_error_set(err, EIO, "report: writing CSV");

@@ -265,6 +265,19 @@ t_layers() {
 	expect_no_cgroup "$ST_PID"
 }
 
+# layers --cgroup --format=csv: the cgroup layer's figures in columns of
+# their own, filled on one row after the sets (layer cgroup_layer); without
+# --cgroup no such column.
+t_layers_csv() {
+	local mode=$1 dir
+	dir=$(st_scratch)
+	st_run "$mode" layers --repeat=3 --warmup=0 --deferred-repeat=0 --ns=user --cgroup --format=csv -o "$dir/l.csv"
+	expect_rc 0 && expect_clean || return 1
+	st_run "$mode" layers --repeat=1 --warmup=0 --deferred-repeat=0 --ns=user --format=csv -o "$dir/plain.csv"
+	expect_rc 0 && expect_clean || return 1
+	"$ST_PY" -B "$ST_PYDIR/cgroup_check.py" layers-csv "$dir/l.csv" "$mode" "$dir/plain.csv" || return 1
+}
+
 t_missing_parent() {
 	st_run root --repeat=0 --cgroup=/stt-no-such-parent-$$ -- true
 	expect_rc 125 && expect_clean && expect_error_line && expect_error_names "the parent cgroup" "stt-no-such-parent-$$" "No such file"
@@ -303,7 +316,7 @@ if is_root && [ -x "$ST_TMP/sandboxtime-faults" ]; then
 	done
 fi
 
-plan $((16 + ${#fault_steps[@]}))
+plan $((18 + ${#fault_steps[@]}))
 if is_root; then
 	ok "inside: /proc/self/cgroup is PARENT/sandboxtime-PID in every hierarchy; steps; nothing left [root]" t_inside_full_path
 	ok "inside a cgroup namespace: 0::/sandboxtime-PID [root]" t_inside_cgroupns
@@ -331,6 +344,7 @@ else
 fi
 each_mode "bad --cgroup, cgroupsPath, resources key or value: 125, one line naming it" t_bad_input
 each_mode "layers --cgroup: mkdir, limits, attach, rmdir and the deferred free, with statistics" t_layers
+each_mode "layers --cgroup --format=csv: the cgroup layer's columns on a row of its own" t_layers_csv
 if is_root && [ -x "$ST_TMP/sandboxtime-faults" ]; then
 	REAL_BIN=$ST_BIN
 	ST_BIN=$ST_TMP/sandboxtime-faults

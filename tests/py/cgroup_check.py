@@ -50,6 +50,37 @@ def layers(path, mode):
     assert any(f.get(k) and f[k]["n"] > 0 for k in freed), c
 
 
+def layers_csv(path, mode, plain):
+    """layers --cgroup --format=csv: the cgroup layer's columns, filled on its own row only."""
+    import csv
+    rows = list(csv.DictReader(open(path)))
+    figs = ["mkdir", "limits", "attach", "rmdir", "released_v2", "freed_v1"]
+    stats = ["min", "median", "p95", "mean", "stddev"]
+    cols = [f"cgroup_{f}_{s}_us" for f in figs for s in stats] + [f"cgroup_{f}_n" for f in figs]
+    header = list(rows[0].keys())
+    assert all(c in header for c in cols), [c for c in cols if c not in header]
+    assert header[-len(figs) * 6:] == [c for f in figs for c in
+                                       [f"cgroup_{f}_{s}_us" for s in stats] + [f"cgroup_{f}_n"]], header
+    cg = [r for r in rows if r["layer"] == "cgroup_layer"]
+    assert len(cg) == 1 and rows[-1] is cg[0], [r["layer"] for r in rows]
+    for r in rows[:-1]:
+        assert all(r[c] == "" for c in cols), r
+    r = cg[0]
+    assert r["setup_median_us"] == "" and r["incremental_setup_us"] == "", r
+    if mode == "nobody":
+        assert r["available"] == "0" and "not writable" in r["reason"], r
+        assert all(r[c] == "" for c in cols), r
+    else:
+        assert r["available"] == "1" and r["reason"] == "", r
+        for f in ("mkdir", "limits", "attach", "rmdir"):
+            assert r[f"cgroup_{f}_n"] == "3", (f, r)
+            lo, med, hi = (float(r[f"cgroup_{f}_{s}_us"]) for s in ("min", "median", "p95"))
+            assert 0 < lo <= med <= hi, (f, lo, med, hi)
+    # Without --cgroup the header has no cgroup columns.
+    plain_header = next(csv.reader(open(plain)))
+    assert not [c for c in plain_header if c.startswith("cgroup_")], plain_header
+
+
 def run(path, pid, v1):
     d = json.load(open(path))
     c = d["cgroup"]
@@ -87,6 +118,8 @@ def main():
             unavailable(args[0])
         elif what == "layers":
             layers(args[0], args[1])
+        elif what == "layers-csv":
+            layers_csv(args[0], args[1], args[2])
         elif what == "run":
             run(args[0], args[1], args[2] if len(args) > 2 else "")
         elif what == "forks":
