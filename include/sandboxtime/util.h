@@ -20,6 +20,9 @@ int st_write_file(const char *path, const char *data);
 /* write(2) until all of @len is written (EINTR retried); 0 or -errno (-EIO: nothing written). */
 int st_write_all(int fd, const void *buf, size_t len);
 
+/* The first of @names (in order) that $PATH (default /usr/bin:/bin) holds executable, into @out; -ENOENT. */
+int st_find_on_path(const char *const *names, size_t n, char *out, size_t len);
+
 int st_pipe(int *rd, int *wr, const char *what, struct st_error *err);
 
 /*

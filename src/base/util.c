@@ -118,3 +118,20 @@ int st_write_all(int fd, const void *buf, size_t len)
 	}
 	return 0;
 }
+
+int st_find_on_path(const char *const *names, size_t n, char *out, size_t len)
+{
+	const char *path = getenv("PATH");
+
+	for (size_t i = 0; i < n; i++) {
+		for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
+			size_t dlen = strcspn(p, ":");
+
+			snprintf(out, len, "%.*s/%s", (int)dlen, p, names[i]);
+			if (dlen && access(out, X_OK) == 0)
+				return 0;
+			p += dlen + (p[dlen] == ':');
+		}
+	}
+	return -ENOENT;
+}

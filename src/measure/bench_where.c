@@ -76,23 +76,6 @@ static int find_probe(const char *self, const char *name, char *out, size_t len)
 	return executable(out) ? 0 : -ENOENT;
 }
 
-static int find_on_path(const char *const *names, size_t n, char *out, size_t len)
-{
-	const char *path = getenv("PATH");
-
-	for (size_t i = 0; i < n; i++) {
-		for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
-			size_t dlen = strcspn(p, ":");
-
-			snprintf(out, len, "%.*s/%s", (int)dlen, p, names[i]);
-			if (dlen && executable(out))
-				return 0;
-			p += dlen + (p[dlen] == ':');
-		}
-	}
-	return -ENOENT;
-}
-
 /* --kernel, else /boot/vmlinuz-$(uname -r), else the newest /boot/vmlinuz-*. */
 static int find_kernel(const char *given, char *out, size_t len, char *why, size_t wlen)
 {
@@ -169,7 +152,7 @@ static void prepare_vm(struct st_bench_where *b, const struct st_where_opts *o, 
 	size_t wlen = sizeof(b->g.unavailable[ST_WHERE_VM]);
 	int fd;
 
-	if (find_on_path(qemu, ARRAY_SIZE(qemu), b->qemu_system, sizeof(b->qemu_system)) < 0)
+	if (st_find_on_path(qemu, ARRAY_SIZE(qemu), b->qemu_system, sizeof(b->qemu_system)) < 0)
 		return unavailable(b, ST_WHERE_VM, "no qemu-system-x86_64 on PATH: install Debian's "
 				   "qemu-system-x86");
 	if (find_kernel(o->kernel, b->kernel, sizeof(b->kernel), why, wlen) < 0)
@@ -228,7 +211,7 @@ int st_bench_where_prepare(struct st_bench_where *b, unsigned int repeat,
 		       sizeof(b->probe_foreign)) < 0)
 		unavailable(b, ST_WHERE_EMULATION, "no sandboxtime-probe-aarch64 beside %s: install "
 			    "Debian's gcc-aarch64-linux-gnu and libc6-dev-arm64-cross, then make", b->self);
-	else if (find_on_path(qemu_user, ARRAY_SIZE(qemu_user), b->qemu_user, sizeof(b->qemu_user)) < 0)
+	else if (st_find_on_path(qemu_user, ARRAY_SIZE(qemu_user), b->qemu_user, sizeof(b->qemu_user)) < 0)
 		unavailable(b, ST_WHERE_EMULATION, "no qemu-aarch64-static on PATH: install Debian's "
 			    "qemu-user-static");
 	return 0;
