@@ -8,6 +8,7 @@
 #include "sandboxtime/error.h"
 #include "sandboxtime/histogram.h"
 #include "sandboxtime/layer.h"
+#include "sandboxtime/ns_net.h"
 
 /*
  * `bench churn`: sandboxes made and destroyed as fast as the kernel allows,
@@ -33,6 +34,10 @@
  * run, the bare loop again. With --duration the measured run goes first
  * and both bare loops make as many sandboxes as it did. The measured run's wall time over the bare
  * loops' is sandboxtime's own overhead per sandbox.
+ *
+ * --net=veth|bridge (churn_net.h): the lab is a network namespace too, and
+ * every sandbox, in the measured run and the bare loops alike, gets a veth
+ * pair between its network namespace and the lab's.
  */
 #define ST_CHURN_MAX_LEVELS 8
 #define ST_CHURN_MAX_PARALLEL 64
@@ -49,6 +54,7 @@
 #define ST_CHURN_PROCESS_KB 128u
 #define ST_CHURN_NET_KB 1024u
 #define ST_CHURN_NS_KB 64u
+#define ST_CHURN_VETH_KB 128u /* --net=veth|bridge: two net_devices, their queues and stats */
 #define ST_CHURN_MARGIN_MB 256u
 
 /* One point of the time series, from the start of the measured run. */
@@ -72,6 +78,8 @@ struct st_churn_level {
 	uint64_t bare_created[2];
 	struct st_hist create; /* the clone3() call in its creator */
 	struct st_hist cycle;  /* clone3() until waitpid() returned */
+	struct st_hist wire;   /* --net=veth|bridge: the pair made, after clone3() */
+	uint64_t links_end;    /* --net=veth|bridge: veth ends in the lab after the drain (0) */
 	size_t npoints;
 	int truncated; /* more points than ST_CHURN_SERIES_MAX: the last ones are missing */
 	struct st_churn_point series[ST_CHURN_SERIES_MAX];
@@ -93,6 +101,7 @@ struct st_bench_churn {
 	uint64_t count;    /* sandboxes per measured run and per bare loop */
 	uint64_t duration_ns; /* --duration: the measured run's length instead (count 0) */
 	unsigned int max_alive;
+	enum st_net_mode net; /* none, veth or bridge */
 	unsigned int parallel[ST_CHURN_MAX_LEVELS];
 	size_t nlevels;
 	size_t done; /* levels measured */
@@ -104,17 +113,18 @@ struct st_bench_churn {
 
 /*
  * Whether the machine can take --max-alive sandboxes and the creators:
- * every max_<type>_namespaces of @mask, free pids under pid_max, and
- * MemAvailable against the estimate above. Fills need_*; refuses the first
- * shortfall with both numbers and what to do. Pure.
+ * every max_<type>_namespaces of @mask (user, and net with @net wired, one
+ * more for the lab's own), free pids under pid_max, and MemAvailable against
+ * the estimate above. Fills need_*; refuses the first shortfall with both
+ * numbers and what to do. Pure.
  */
-int st_churn_check_limits(struct st_churn_limits *l, unsigned int mask, unsigned int max_alive,
-			  unsigned int max_parallel, struct st_error *err);
+int st_churn_check_limits(struct st_churn_limits *l, unsigned int mask, enum st_net_mode net,
+			  unsigned int max_alive, unsigned int max_parallel, struct st_error *err);
 
 /* Reads the limits and checks them; maps the memory shared with the lab. */
-int st_bench_churn_prepare(struct st_bench_churn *b, unsigned int mask, uint64_t count,
-			   double duration_s, unsigned int max_alive, const unsigned int *parallel,
-			   size_t n, struct st_error *err);
+int st_bench_churn_prepare(struct st_bench_churn *b, unsigned int mask, enum st_net_mode net,
+			   uint64_t count, double duration_s, unsigned int max_alive,
+			   const unsigned int *parallel, size_t n, struct st_error *err);
 
 /*
  * Runs every level in the lab. On SIGINT, SIGTERM, ... the creators stop,

@@ -18,7 +18,7 @@
 
 /* What one creator leaves in the shared memory. */
 struct st_churn_creator {
-	struct st_hist create, cycle;
+	struct st_hist create, cycle, wire;
 	uint64_t created, reaped, throttled, collisions;
 	uint64_t last_reap_ns;
 	int failed;

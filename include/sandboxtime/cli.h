@@ -146,6 +146,7 @@ struct st_bench_opts {
 	unsigned int max_alive; /* bench churn --max-alive (default 1000) */
 	unsigned int parallel[ST_BENCH_MAX_PARALLEL]; /* bench churn --parallel */
 	size_t nparallel;                              /* 0: the default, 1 */
+	enum st_net_mode net;   /* bench churn --net: none (default), veth or bridge */
 	/* bench where (issue 14.2) */
 	const char *ns_text;  /* --ns as given: the sandbox place runs sandboxtime with it */
 	const char *kernel;   /* --kernel: the microVM's kernel */

@@ -22,6 +22,9 @@ json_t *st_bench_churn_json(const struct st_bench_churn_report *r);
 /* The sentence under the table: the last creator count's rate, latency, backlog, overhead. */
 void st_bench_churn_summary(const struct st_bench_churn *b, char *buf, size_t len);
 
+/* --net=veth|bridge: what the pairs are and where they go (the fourth note); "" without. */
+void st_bench_churn_net_note(const struct st_bench_churn *b, char *buf, size_t len);
+
 /* Writes @ctx (a struct st_bench_churn_report) in its format: an st_session_writer. */
 int st_bench_churn_report_write(const void *ctx, FILE *out, struct st_error *err);
 /* The table in @style (ST_TEXT_*: markdown, bars, colour); 0. */

@@ -169,6 +169,7 @@ void st_cli_defaults(struct st_opts *o)
 	o->bench.measure = measure;
 	o->bench.count = 1000;
 	o->bench.max_alive = 1000;
+	o->bench.net = ST_NET_NONE;
 }
 
 /* getopt_long's tables, from the option table (built on every parse: it is cheap). */
@@ -555,6 +556,9 @@ static int finish(int argc, char **argv, int ind, int value_index, struct st_opt
 		if (ret == 0 && o->bench.duration_s > ST_BENCH_MAX_CHURN_S)
 			ret = st_error_usage(err, "--duration: bench churn creates for at most %d seconds (its series' length)",
 					     ST_BENCH_MAX_CHURN_S);
+		if (ret == 0 && st_net_wired(o->bench.net) && !(o->bench.measure.ns_mask & ST_LAYER_BIT(ST_LAYER_NET)))
+			ret = st_error_usage(err, "bench churn: --net=%s needs the net layer: add net to --ns",
+					     st_net_mode_names[o->bench.net]);
 		return ret;
 	default:
 		return finish_run(argc, argv, ind, value_index, o, err);

@@ -69,8 +69,23 @@ static int parse_ns(struct st_opts *o, const char *arg, struct st_error *err)
 	return st_layer_parse(arg, &m->ns_mask, &m->ns_explicit, err);
 }
 
+/* bench churn wires each sandbox or not: no host, no join (nothing outside its lab). */
+static int parse_churn_net(struct st_opts *o, const char *arg, struct st_error *err)
+{
+	static const enum st_net_mode modes[] = { ST_NET_NONE, ST_NET_VETH, ST_NET_BRIDGE };
+
+	for (size_t i = 0; i < ARRAY_SIZE(modes); i++)
+		if (strcmp(arg, st_net_mode_names[modes[i]]) == 0) {
+			o->bench.net = modes[i];
+			return 0;
+		}
+	return st_error_usage(err, "--net: bench churn takes none, veth or bridge, not '%s'", arg);
+}
+
 static int parse_net(struct st_opts *o, const char *arg, struct st_error *err)
 {
+	if (o->command == ST_CMD_BENCH)
+		return parse_churn_net(o, arg, err);
 	o->run.given |= ST_GIVEN_NET;
 	return st_ns_net_parse_mode(arg, &o->run.net.mode, &o->run.net.join, err);
 }
@@ -508,14 +523,16 @@ const struct st_cli_option st_cli_options[] = {
 	{ "ns", 0, ARG, RUN | LAYERS | BENCH, "LIST",
 	  "namespaces: comma list of user,uts,ipc,pid,mount,cgroup,time,net,\n"
 	  "or all, or none (default: all)", parse_ns, 0, NULL, NULL, 0 },
-	{ "net", 0, ARG, RUN | LAYERS, "MODE",
+	{ "net", 0, ARG, RUN | LAYERS | BENCH, "MODE",
 	  "host (no net namespace), none (only lo, up; default),\n"
 	  "veth (eth0 paired with an outside end) or bridge (that\n"
 	  "outside end on a bridge); rootless, outside is a network\n"
-	  "namespace that sandboxtime makes to stand for the host", parse_net, 0,
+	  "namespace that sandboxtime makes to stand for the host;\n"
+	  "bench churn: none, veth or bridge, each sandbox's pair made\n"
+	  "and removed in the lab's own network namespace", parse_net, 0,
 	  "join:PATH|PID",
 	  "enter an existing network namespace (a file such as\n"
-	  "/run/netns/NAME, or a process's) instead of making one", 0 },
+	  "/run/netns/NAME, or a process's) instead of making one", CHURN },
 	{ "addr", 0, ARG, RUN, "A.B.C.D/N",
 	  "the sandbox's eth0 address (default: a free 10.213.x.y/30,\n"
 	  "or 10.214.x.2/24 with a bridge)", parse_addr, 0, NULL, NULL, 0 },

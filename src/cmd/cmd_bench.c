@@ -85,8 +85,8 @@ static int bench_churn(const struct st_bench_opts *o, const struct st_output *ou
 	int ret;
 
 	memset(&s, 0, sizeof(s));
-	ret = st_bench_churn_prepare(&b, o->measure.ns_mask, o->count, o->duration_s, o->max_alive,
-				     o->parallel, o->nparallel, err);
+	ret = st_bench_churn_prepare(&b, o->measure.ns_mask, o->net, o->count, o->duration_s,
+				     o->max_alive, o->parallel, o->nparallel, err);
 	if (ret == 0)
 		ret = st_session_prepare(&s, out, &o->measure, err);
 	if (ret < 0)

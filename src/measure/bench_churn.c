@@ -24,18 +24,19 @@
 
 #define WAIT_POLL_MS 20 /* how often the main process looks for a signal */
 
-int st_churn_check_limits(struct st_churn_limits *l, unsigned int mask, unsigned int max_alive,
-			  unsigned int max_parallel, struct st_error *err)
+int st_churn_check_limits(struct st_churn_limits *l, unsigned int mask, enum st_net_mode net,
+			  unsigned int max_alive, unsigned int max_parallel, struct st_error *err)
 {
-	uint64_t kb = ST_CHURN_PROCESS_KB;
+	uint64_t kb = ST_CHURN_PROCESS_KB + (st_net_wired(net) ? ST_CHURN_VETH_KB : 0);
 
 	if (max_parallel > max_alive)
 		return st_error_set(err, EINVAL,
 				    "bench churn: --parallel=%u is more than --max-alive=%u (each creator holds a sandbox alive)",
 				    max_parallel, max_alive);
 	for (int i = 0; i < ST_LAYER_COUNT; i++) {
-		/* The lab's own user namespace counts against the host's limit too. */
-		uint64_t need = (uint64_t)max_alive + (i == ST_LAYER_USER);
+		/* The lab's own user (and, wired, network) namespace counts against the host's limit too. */
+		uint64_t need = (uint64_t)max_alive + (i == ST_LAYER_USER) +
+				(i == ST_LAYER_NET && st_net_wired(net));
 
 		if (!(mask & ST_LAYER_BIT(i)))
 			continue;
@@ -96,9 +97,9 @@ static int read_limits(struct st_churn_limits *l, unsigned int mask, struct st_e
 	return ret;
 }
 
-int st_bench_churn_prepare(struct st_bench_churn *b, unsigned int mask, uint64_t count,
-			   double duration_s, unsigned int max_alive, const unsigned int *parallel,
-			   size_t n, struct st_error *err)
+int st_bench_churn_prepare(struct st_bench_churn *b, unsigned int mask, enum st_net_mode net,
+			   uint64_t count, double duration_s, unsigned int max_alive,
+			   const unsigned int *parallel, size_t n, struct st_error *err)
 {
 	unsigned int most = 0;
 	void *map;
@@ -120,9 +121,13 @@ int st_bench_churn_prepare(struct st_bench_churn *b, unsigned int mask, uint64_t
 	b->duration_ns = duration_s > 0 ? (uint64_t)(duration_s * 1e9) : 0;
 	b->count = b->duration_ns ? 0 : count;
 	b->max_alive = max_alive;
+	b->net = net;
+	if (st_net_wired(net) && !(mask & ST_LAYER_BIT(ST_LAYER_NET)))
+		return st_error_set(err, EINVAL, "bench churn: --net=%s needs the net layer in --ns",
+				    st_net_mode_names[net]);
 	ret = read_limits(&b->limits, b->mask, err);
 	if (ret == 0)
-		ret = st_churn_check_limits(&b->limits, b->mask, max_alive, most, err);
+		ret = st_churn_check_limits(&b->limits, b->mask, net, max_alive, most, err);
 	if (ret < 0)
 		return ret;
 	/* Shared with the lab and its creators: a fork-like clone keeps MAP_SHARED shared. */
@@ -166,13 +171,18 @@ int st_bench_churn_run(struct st_bench_churn *b, struct st_error *err)
 	struct st_churn_result r;
 	int ret;
 
+	/* The layer probe may have found no network namespaces: nothing to wire. */
+	if (st_net_wired(b->net) && !(b->mask & ST_LAYER_BIT(ST_LAYER_NET)))
+		return st_error_set(err, EOPNOTSUPP, "bench churn --net=%s: the net layer is unavailable here",
+				    st_net_mode_names[b->net]);
 	if (st_pipe(&go_rd, &go_wr, "bench churn: pipe", err) < 0 ||
 	    st_pipe(&res_rd, &res_wr, "bench churn: pipe", err) < 0)
 		return -err->errnum;
-	pid = st_clone3(CLONE_NEWUSER, err);
+	/* Wired, the lab's own network namespace holds the sandboxes' other ends. */
+	pid = st_clone3(CLONE_NEWUSER | (st_net_wired(b->net) ? CLONE_NEWNET : 0), err);
 	if (pid < 0) {
 		st_layer_hint_here(err, err->errnum, ST_LAYER_USER);
-		return st_error_wrap(err, "bench churn: the lab's user namespace");
+		return st_error_wrap(err, "bench churn: the lab's namespaces");
 	}
 	if (pid == 0) {
 		close(go_wr);

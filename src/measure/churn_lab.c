@@ -15,8 +15,10 @@
 #include <unistd.h>
 
 #include "sandboxtime/churn_lab.h"
+#include "sandboxtime/churn_net.h"
 #include "sandboxtime/clock.h"
 #include "sandboxtime/compiler.h"
+#include "sandboxtime/nl.h"
 #include "sandboxtime/spawn.h"
 #include "sandboxtime/userns_count.h"
 #include "sandboxtime/util.h"
@@ -30,6 +32,7 @@ struct lab {
 	struct st_churn_shared *sh;
 	struct st_userns_prober prober;
 	uint64_t flags; /* every sandbox's clone3() flags */
+	struct st_nl *nl; /* --net=veth|bridge: in the lab's network namespace */
 };
 
 static void sleep_ns(long ns)
@@ -66,23 +69,51 @@ static int enter(const struct lab *lab, unsigned int *seq)
 	}
 }
 
-/* One measured sandbox: clone3() timed, counted, reaped, timed again. */
-static int measured_one(const struct lab *lab, struct st_churn_creator *me, struct st_error *err)
+/*
+ * A sandbox: the clone3() whose child _exit()s at once, or with @w
+ * (--net=veth|bridge) first waits on its hold until the creator has made
+ * its pair. Returns the child's pid, or -errno.
+ */
+static pid_t clone_sandbox(const struct lab *lab, struct st_churn_wire *w, int hold[2],
+			   struct st_error *err)
 {
+	pid_t pid = st_clone3(lab->flags, err);
+
+	if (pid == 0 && w)
+		st_churn_hold_wait(hold);
+	if (pid == 0)
+		_exit(0);
+	return pid;
+}
+
+/* Reaps the sandbox @pid; a wiring error @ret still wins. */
+static int reap_sandbox(pid_t pid, int ret, struct st_error *err)
+{
+	if (TEMP_FAILURE_RETRY(waitpid(pid, NULL, 0)) != pid && ret == 0)
+		return st_error_set(err, errno, "waitpid");
+	return ret;
+}
+
+/* One measured sandbox: clone3() timed, wired, counted, reaped, timed again. */
+static int measured_one(const struct lab *lab, struct st_churn_wire *w, struct st_churn_creator *me,
+			struct st_error *err)
+{
+	int hold[2] _cleanup_(st_churn_hold_closep) = { -1, -1 };
 	struct st_churn_shared *sh = lab->sh;
 	uint64_t t0, t1, t2;
 	unsigned int seq;
 	pid_t pid;
+	int ret = 0;
 
 	if (told_to_stop(lab) || enter(lab, &seq) < 0)
 		return -EINTR;
+	if (w && st_churn_hold_make(hold, err) < 0)
+		return -err->errnum;
 	t0 = st_now_ns();
 	/* --duration: the run is over. */
 	if (sh->deadline_ns && t0 >= sh->deadline_ns)
 		return -ETIME;
-	pid = st_clone3(lab->flags, err);
-	if (pid == 0)
-		_exit(0);
+	pid = clone_sandbox(lab, w, hold, err);
 	t1 = st_now_ns();
 	if (pid == -ENOSPC && atomic_load(&sh->probe_seq) != seq) {
 		me->collisions++;
@@ -92,48 +123,63 @@ static int measured_one(const struct lab *lab, struct st_churn_creator *me, stru
 		return pid;
 	atomic_fetch_add(&sh->created, 1);
 	st_hist_record(&me->create, t1 - t0);
-	if (TEMP_FAILURE_RETRY(waitpid(pid, NULL, 0)) != pid)
-		return st_error_set(err, errno, "waitpid");
+	me->created++;
+	if (w) {
+		ret = st_churn_wire_sandbox(w, pid, hold, err);
+		if (ret == 0)
+			st_hist_record(&me->wire, st_now_ns() - t1);
+	}
+	ret = reap_sandbox(pid, ret, err);
 	t2 = st_now_ns();
 	atomic_fetch_add(&sh->reaped, 1);
-	st_hist_record(&me->cycle, t2 - t0);
-	me->created++;
 	me->reaped++;
 	me->last_reap_ns = t2;
-	return 0;
+	if (ret == 0)
+		st_hist_record(&me->cycle, t2 - t0);
+	return ret;
 }
 
 /* The same churn without a clock, a counter or the hold-off: the yardstick. */
-static int bare_one(const struct lab *lab, struct st_churn_creator *me, struct st_error *err)
+static int bare_one(const struct lab *lab, struct st_churn_wire *w, struct st_churn_creator *me,
+		    struct st_error *err)
 {
+	int hold[2] _cleanup_(st_churn_hold_closep) = { -1, -1 };
 	pid_t pid;
+	int ret = 0;
 
 	if (atomic_load(&lab->sh->stop))
 		return -EINTR;
-	pid = st_clone3(lab->flags, err);
-	if (pid == 0)
-		_exit(0);
+	if (w && st_churn_hold_make(hold, err) < 0)
+		return -err->errnum;
+	pid = clone_sandbox(lab, w, hold, err);
 	if (pid < 0)
 		return pid;
-	if (TEMP_FAILURE_RETRY(waitpid(pid, NULL, 0)) != pid)
-		return st_error_set(err, errno, "waitpid");
+	if (w)
+		ret = st_churn_wire_sandbox(w, pid, hold, err);
+	ret = reap_sandbox(pid, ret, err);
 	me->created++;
-	return 0;
+	return ret;
 }
 
 static void _noreturn_ creator_main(const struct lab *lab, unsigned int idx, uint64_t share,
 				    int bare, int start_rd)
 {
 	struct st_churn_creator *me = &lab->sh->creator[idx];
+	struct st_churn_wire wire, *w = NULL;
 	int ret = 0;
 	char c;
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	/* Its socket opened before the start: not a sandbox's cost. */
+	if (st_net_wired(lab->b->net)) {
+		ret = st_churn_wire_open(&wire, lab->b->net, idx, &me->err);
+		w = ret == 0 ? &wire : NULL;
+	}
 	/* EOF: every creator starts at once. */
 	while (read(start_rd, &c, 1) < 0 && errno == EINTR)
 		;
 	for (uint64_t i = 0; i < share && ret == 0;) {
-		ret = bare ? bare_one(lab, me, &me->err) : measured_one(lab, me, &me->err);
+		ret = bare ? bare_one(lab, w, me, &me->err) : measured_one(lab, w, me, &me->err);
 		if (ret == -EAGAIN) {
 			ret = 0;
 			continue;
@@ -155,6 +201,8 @@ static void _noreturn_ creator_main(const struct lab *lab, unsigned int idx, uin
 		me->reaped = me->created;
 		me->last_reap_ns = st_now_ns();
 	}
+	if (w)
+		st_churn_wire_close(w);
 	me->failed = ret < 0 && ret != -EINTR;
 	atomic_fetch_add(&lab->sh->finished, 1);
 	_exit(0);
@@ -289,6 +337,7 @@ static int collect(struct lab *lab, unsigned int p, uint64_t t0, struct st_churn
 			continue;
 		st_hist_merge(&lv->create, &c->create);
 		st_hist_merge(&lv->cycle, &c->cycle);
+		st_hist_merge(&lv->wire, &c->wire);
 		lv->created += c->created;
 		lv->reaped += c->reaped;
 		lv->throttled += c->throttled;
@@ -350,6 +399,7 @@ static void reset(struct st_churn_shared *sh, unsigned int p)
 		memset(&sh->creator[i], 0, sizeof(sh->creator[i]));
 		st_hist_init(&sh->creator[i].create);
 		st_hist_init(&sh->creator[i].cycle);
+		st_hist_init(&sh->creator[i].wire);
 	}
 }
 
@@ -433,6 +483,9 @@ static int measured(struct lab *lab, struct st_churn_level *lv, uint64_t count,
 		ret = drain(lab, lv, t0, t0 + lv->wall_ns, err);
 	if (ret == 0)
 		lv->freed = lv->created;
+	/* Wired: every lab end went with its sandbox's namespace, or this says how many did not. */
+	if (ret == 0 && lab->nl)
+		ret = st_churn_lab_veths(lab->nl, &lv->links_end, err);
 	return ret;
 }
 
@@ -482,6 +535,8 @@ static int lab_run(struct lab *lab, struct st_churn_result *r)
 	ret = st_userns_prober_start(&lab->prober, &r->err);
 	if (ret == 0)
 		ret = st_userns_set_limit(&lab->prober, b->max_alive, &r->err);
+	if (ret == 0 && st_net_wired(b->net))
+		ret = st_churn_lab_net_start(b->net, &lab->nl, &r->err);
 	for (size_t i = 0; ret == 0 && i < b->nlevels; i++) {
 		struct st_churn_level *lv = &lab->sh->level[i];
 
@@ -489,6 +544,7 @@ static int lab_run(struct lab *lab, struct st_churn_result *r)
 		lv->parallel = b->parallel[i];
 		st_hist_init(&lv->create);
 		st_hist_init(&lv->cycle);
+		st_hist_init(&lv->wire);
 		ret = run_level(lab, lv, &r->err);
 		if (ret == 0)
 			r->done = i + 1;
@@ -499,6 +555,7 @@ static int lab_run(struct lab *lab, struct st_churn_result *r)
 
 		drain(lab, NULL, 0, 0, &ignored);
 	}
+	st_churn_lab_net_end(b->net, &lab->nl);
 	st_userns_prober_stop(&lab->prober);
 	return ret;
 }

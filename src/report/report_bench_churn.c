@@ -6,6 +6,7 @@
  */
 #include <string.h>
 
+#include "sandboxtime/churn_net.h"
 #include "sandboxtime/layer.h"
 #include "sandboxtime/report.h"
 #include "sandboxtime/report_bench.h"
@@ -39,7 +40,7 @@ enum real {
 	R_BARE_AFTER,
 };
 
-/* A quantile column: histogram (0 create, 1 cycle) * 8 + which. */
+/* A quantile column: histogram (0 create, 1 cycle, 2 wire) * 8 + which. */
 enum { Q_P50, Q_P99, Q_P999, Q_MAX, Q_MIN, Q_MEAN, Q_N };
 #define QARG(h, q) ((h) * 8 + (q))
 
@@ -88,7 +89,8 @@ static void get_real(const struct st_col *col, const void *row, const void *doc,
 
 static void get_q(const struct st_col *col, const void *row, const void *doc, struct st_cell *c)
 {
-	const struct st_hist *h = col->arg / 8 ? &LV(row)->cycle : &LV(row)->create;
+	const struct st_hist *hists[] = { &LV(row)->create, &LV(row)->cycle, &LV(row)->wire };
+	const struct st_hist *h = hists[col->arg / 8];
 
 	c->kind = ST_CELL_REAL;
 	c->empty = c->null = h->n == 0;
@@ -117,6 +119,21 @@ static void get_q(const struct st_col *col, const void *row, const void *doc, st
 		c->empty = c->null = 0;
 		break;
 	}
+}
+
+static void get_net(const struct st_col *col, const void *row, const void *doc, struct st_cell *c)
+{
+	c->kind = ST_CELL_TEXT;
+	c->text = st_net_mode_names[((const struct st_bench_churn *)doc)->net];
+}
+
+/* Lab ends left after the drain: only a wired run has any to count. */
+static void get_links_end(const struct st_col *col, const void *row, const void *doc,
+			  struct st_cell *c)
+{
+	c->kind = ST_CELL_UINT;
+	c->u = LV(row)->links_end;
+	c->empty = c->null = !st_net_wired(((const struct st_bench_churn *)doc)->net);
 }
 
 static void get_truncated(const struct st_col *col, const void *row, const void *doc,
@@ -176,6 +193,9 @@ static const struct st_col churn_cols[] = {
 	Q("cycle_p50", "cycle_us.p50", "cycle_p50", 1, Q_P50, T | C | J),
 	Q("cycle_p99", "cycle_us.p99", NULL, 1, Q_P99, C | J),
 	Q("cycle_max", "cycle_us.max", NULL, 1, Q_MAX, C | J),
+	Q("wire_p50", "wire_us.p50", NULL, 2, Q_P50, C | J),
+	Q("wire_p99", "wire_us.p99", NULL, 2, Q_P99, C | J),
+	Q("wire_max", "wire_us.max", NULL, 2, Q_MAX, C | J),
 	U("backlog_max", "backlog_max", "BACKLOG", 7, F_BACKLOG_MAX,
 	  "the most sandboxes reaped but not yet freed at a sample"),
 	R("backlog_growth", "per_s", "backlog_growth_per_s", "GROW/s", 7, 0, R_GROWTH,
@@ -199,6 +219,10 @@ static const struct st_col churn_cols[] = {
 	    "clone3() calls refused by a count's lowered limit, tried again"),
 	{ .name = "paused", .unit = "ms", .key = "paused_ms", .csv_prec = 3, .in = C | J,
 	  .get = get_real, .arg = R_PAUSED_MS, .help = "new clones held off while counts were read" },
+	{ .name = "net", .key = "net", .in = C | J, .get = get_net, .align = ST_ALIGN_LEFT,
+	  .help = "--net: none, veth or bridge" },
+	{ .name = "links_end", .key = "links_end", .in = C | J, .get = get_links_end,
+	  .help = "veth ends left in the lab after the drain (0; null without --net=veth|bridge)" },
 	{ .key = "series_truncated", .in = J, .get = get_truncated,
 	  .help = "more points than the series holds" },
 	{ .key = "series", .in = J, .get = get_series, .help = "[{t_s, created, reaped, freed, backlog}]" },
@@ -230,6 +254,18 @@ static const char bare_note[] =
 	"measured run's time per sandbox over the bare loops' (it includes the hold-offs, "
 	"paused_ms); noise on a shared machine can make it negative.";
 
+static const char net_note[] =
+	"--net=%s: the lab is a network namespace of its own too, and every sandbox, in the "
+	"measured run and in the bare loops alike, gets a veth pair from its creator over "
+	"rtnetlink (RTM_NEWLINK, eth0 born in the sandbox's network namespace through "
+	"IFLA_NET_NS_FD of /proc/PID/ns/net, the other end in the lab's network namespace%s) while its child waits "
+	"on a pipe; wire_us is that, after clone3(). The lab end is not deleted: it goes with the "
+	"sandbox's network namespace in the kernel's cleanup_net, which ends before that "
+	"namespace releases its user namespace, so the pair's removal is in the backlog and "
+	"drain_ms, where cleanup_net removes the pairs of many namespaces in one batch (deleting each "
+	"lab end with RTM_DELLINK instead would make every creator wait for an unregister of its "
+	"own); links_end counts the veth ends still in the lab after the drain.";
+
 static json_t *limits_json(const struct st_bench_churn *b)
 {
 	const struct st_churn_limits *l = &b->limits;
@@ -250,11 +286,22 @@ static json_t *config_json(const struct st_bench_churn *b)
 
 	for (size_t i = 0; i < b->nlevels; i++)
 		json_array_append_new(par, json_integer(b->parallel[i]));
-	return json_pack("{s:o,s:o,s:o,s:o,s:I,s:f,s:o}", "ns", st_report_layer_names_json(b->mask),
+	return json_pack("{s:o,s:s,s:o,s:o,s:o,s:I,s:f,s:o}", "ns", st_report_layer_names_json(b->mask),
+			 "net", st_net_mode_names[b->net],
 			 "count", b->duration_ns ? json_null() : json_integer((json_int_t)b->count),
 			 "duration_s", b->duration_ns ? json_real((double)b->duration_ns / 1e9) : json_null(),
 			 "parallel", par, "max_alive", (json_int_t)b->max_alive, "sample_interval_ms",
 			 ST_CHURN_SAMPLE_NS / 1e6, "limits", limits_json(b));
+}
+
+void st_bench_churn_net_note(const struct st_bench_churn *b, char *buf, size_t len)
+{
+	if (!st_net_wired(b->net)) {
+		snprintf(buf, len, "%s", "");
+		return;
+	}
+	snprintf(buf, len, net_note, st_net_mode_names[b->net],
+		 b->net == ST_NET_BRIDGE ? ", enslaved to the lab's one bridge " ST_CHURN_BRIDGE : "");
 }
 
 void st_bench_churn_summary(const struct st_bench_churn *b, char *buf, size_t len)
@@ -267,6 +314,9 @@ void st_bench_churn_summary(const struct st_bench_churn *b, char *buf, size_t le
 	for (int i = 0; i < ST_LAYER_COUNT; i++)
 		if (b->mask & ST_LAYER_BIT(i))
 			n += (size_t)snprintf(ns + n, sizeof(ns) - n, "%s%s", n ? "," : "", st_layers[i].name);
+	if (st_net_wired(b->net))
+		n += (size_t)snprintf(ns + n, sizeof(ns) - n, " with a %s pair each",
+				      b->net == ST_NET_BRIDGE ? "bridged veth" : "veth");
 	snprintf(buf, len,
 		 "On this machine %u creator%s made and destroyed %.0f sandboxes (%s) a second; one "
 		 "creation took %.1f us (p50), %.1f us (p99); at most %llu were reaped but not yet "
@@ -281,15 +331,17 @@ json_t *st_bench_churn_json(const struct st_bench_churn_report *r)
 {
 	const struct st_bench_churn *b = r->b;
 	json_t *rows = json_array();
-	char summary[512];
+	char summary[512], net[sizeof(net_note) + 64];
 
 	for (size_t i = 0; i < b->done; i++)
 		json_array_append_new(rows, st_json_row(ST_COLS(churn_cols), &b->levels[i], b));
 	st_bench_churn_summary(b, summary, sizeof(summary));
-	return json_pack("{s:s,s:o,s:o,s:s,s:o,s:o,s:[s,s,s]}", "schema", ST_SCHEMA_BENCH, "tool",
+	st_bench_churn_net_note(b, net, sizeof(net));
+	return json_pack("{s:s,s:o,s:o,s:s,s:o,s:o,s:o}", "schema", ST_SCHEMA_BENCH, "tool",
 			 st_report_tool_json(), "host", st_report_host_json(r->host), "bench", "churn",
-			 "config", config_json(b), "rows", rows, "notes", summary, method_note,
-			 bare_note);
+			 "config", config_json(b), "rows", rows, "notes",
+			 *net ? json_pack("[s,s,s,s]", summary, method_note, bare_note, net)
+			      : json_pack("[s,s,s]", summary, method_note, bare_note));
 }
 
 int st_bench_churn_write_table(const struct st_bench_churn_report *r, FILE *out, unsigned int style)
@@ -304,9 +356,10 @@ int st_bench_churn_write_table(const struct st_bench_churn_report *r, FILE *out,
 		snprintf(what, sizeof(what), "%.1f s of creation", (double)b->duration_ns / 1e9);
 	else
 		snprintf(what, sizeof(what), "%llu sandboxes", (unsigned long long)b->count);
-	fprintf(out, "bench churn: %s per creator count, at most %u counted at once; "
+	fprintf(out, "bench churn: %s per creator count, at most %u counted at once%s%s; "
 		"microseconds per clone3(); BACKLOG: reaped, not yet freed; OVERHEAD: over a bare "
-		"clone loop\n\n", what, b->max_alive);
+		"clone loop\n\n", what, b->max_alive, st_net_wired(b->net) ? "; --net=" : "",
+		st_net_wired(b->net) ? st_net_mode_names[b->net] : "");
 	st_text_header(out, style, ST_COLS(churn_cols), b);
 	for (size_t i = 0; i < b->done; i++) {
 		st_text_row(out, style, ST_COLS(churn_cols), &b->levels[i], b);

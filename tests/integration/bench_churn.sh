@@ -4,9 +4,12 @@
 # nobody; a request beyond the machine's limits is refused with the numbers
 # before anything is made; SIGINT in the middle leaves no process and no
 # namespace (counted by the kernel in a user namespace of the test's own).
+# --net=veth|bridge: the same counts, every lab end gone after the drain, no
+# link of the bench's in the test's network namespace, a kernel that refuses
+# a pair (fault injection) is one line and leaves nothing.
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/../lib.sh" "$1"
-plan 12
+plan 21
 
 t_json() {
 	local mode=$1 dir
@@ -14,6 +17,51 @@ t_json() {
 	st_run "$mode" bench churn --count=20 --parallel=1,2 --ns=net -J -o "$dir/c.json" || return 1
 	expect_rc 0 && expect_clean || return 1
 	"$ST_PY" -B "$ST_PYDIR/bench_churn_check.py" "$dir/c.json" 20 1,2 1000 net
+}
+
+# The links a churn lab makes (cv<creator>_<n>, churnbr0), if one were in this network namespace.
+churn_links() { ip -o link show 2>/dev/null | grep -E '^[0-9]+: (cv[0-9]+_[0-9]+|churnbr0)[@:]'; }
+
+expect_no_churn_links() {
+	local left
+	left=$(churn_links)
+	[ -z "$left" ] && return 0
+	echo "links of a churn lab in the test's network namespace:"
+	printf '%s\n' "$left"
+	return 1
+}
+
+# --net=veth|bridge: each sandbox wired in the lab's own namespace, the counts
+# add up, no lab end outlives the drain, nothing is left here.
+t_net() {
+	local mode=$1 net=$2 dir before
+	dir=$(st_scratch) || return 1
+	before=$(st_netns_now)
+	st_run "$mode" bench churn --count=20 --parallel=2 --ns=net --net="$net" -J -o "$dir/c.json" || return 1
+	expect_rc 0 && expect_clean || return 1
+	"$ST_PY" -B "$ST_PYDIR/bench_churn_check.py" "$dir/c.json" 20 2 1000 net "$net" || return 1
+	expect_no_churn_links && expect_no_new_netns_of_ours "$before"
+}
+
+# A kernel that refuses the pair (no veth driver: EOPNOTSUPP, injected) or the
+# lab's bridge: 125, one line saying why, no process, link or namespace left.
+t_net_refused() {
+	local mode=$1 faults=${ST_BIN%/*}/sandboxtime-faults copy step before
+	[ -x "$faults" ] || { echo "no $faults (make fault-bin)"; return 1; }
+	copy=$ST_TMP/sandboxtime-faults
+	[ -x "$copy" ] || { cp "$faults" "$copy" && chmod 755 "$copy"; } || return 1
+	for step in churn_veth:95/veth churn_veth:95/bridge churn_bridge:95/bridge churn_bridge_attach/bridge; do
+		before=$(st_netns_now)
+		SANDBOXTIME_FAULT=${step%/*} ST_BIN=$copy ST_NOBODY_BIN=$copy \
+			st_run "$mode" bench churn --count=20 --parallel=2 --ns=net --net="${step#*/}" -q || return 1
+		expect_rc 125 && expect_clean && expect_error_line || { echo "$step"; return 1; }
+		expect_error_names "bench churn --net=${step#*/}" "injected fault" || return 1
+		case $step in
+		churn_veth:95/*) expect_error_names "no veth driver" ;;
+		churn_bridge:95/*) expect_error_names "no bridge driver" ;;
+		esac || return 1
+		expect_no_churn_links && expect_no_new_netns_of_ours "$before" "$copy" || return 1
+	done
 }
 
 # --max-alive=2 with two creators of net namespaces: the kernel refuses a third
@@ -77,13 +125,32 @@ t_bad_options() {
 	[ "$rc" = 125 ] && printf '%s\n' "$out" | grep -q "^sandboxtime: --repeat applies to bench syscall, cpu, fork, files, userns, where, mounts, cgroup and all only" || { echo "$rc $out"; return 1; }
 }
 
+# --net: none, veth or bridge, one line and 125 (usage: the "Try" line follows).
+t_net_bad() {
+	local args out rc want
+	for args in "--net=foo" "--net=host" "--net=join:1" "--net=" "--ns=uts --net=veth" "--ns=none --net=bridge"; do
+		# shellcheck disable=SC2086
+		out=$("$ST_BIN" bench churn --count=5 $args 2>&1); rc=$?
+		[ "$rc" = 125 ] || { echo "'$args': exit $rc: $out"; return 1; }
+		[ "$(printf '%s\n' "$out" | wc -l)" = 2 ] || { echo "'$args': $out"; return 1; }
+		case $args in
+		--ns=*) want="^sandboxtime: bench churn: --net=[a-z]* needs the net layer: add net to --ns" ;;
+		*) want="^sandboxtime: --net: bench churn takes none, veth or bridge, not '${args#--net=}'" ;;
+		esac
+		printf '%s\n' "$out" | head -1 | grep -q "$want" || { echo "'$args': $out"; return 1; }
+		printf '%s\n' "$out" | tail -1 | grep -q "^Try 'sandboxtime --help'" || { echo "'$args': $out"; return 1; }
+	done
+	out=$("$ST_BIN" bench fork --net=veth 2>&1); rc=$?
+	[ "$rc" = 125 ] && printf '%s\n' "$out" | grep -q "^sandboxtime: --net applies to bench churn only" || { echo "$rc $out"; return 1; }
+}
+
 # The script run in a user namespace of the test's own (unshare -Ur): churn,
 # SIGINT after a while, then ask the kernel whether any user namespace below
 # ours is still counted (every sandbox has one, freed last): with our limit
 # at 1, unshare -U succeeds only when none is.
 # shellcheck disable=SC2016
 INTERRUPT_SCRIPT='
-	"$1" "$2/pid" "$3" bench churn --count=1000000 --parallel=2 --ns=net -q 2>"$2/stderr" &
+	"$1" "$2/pid" "$3" bench churn --count=1000000 --parallel=2 --ns=net --net="$4" -q 2>"$2/stderr" &
 	job=$!
 	sleep 1.5
 	kill -INT "$(cat "$2/pid")"
@@ -100,17 +167,17 @@ INTERRUPT_SCRIPT='
 	exit 1'
 
 t_interrupted() {
-	local mode=$1 dir out
+	local mode=$1 net=$2 dir out
 	dir=$(st_scratch) || return 1
 	if [ "$mode" = nobody ]; then
-		out=$(as_nobody unshare -Ur sh -c "$INTERRUPT_SCRIPT" sh "$ST_EXEC" "$dir" "$ST_NOBODY_BIN" 2>&1)
+		out=$(as_nobody unshare -Ur sh -c "$INTERRUPT_SCRIPT" sh "$ST_EXEC" "$dir" "$ST_NOBODY_BIN" "$net" 2>&1)
 	else
-		out=$(unshare -Ur sh -c "$INTERRUPT_SCRIPT" sh "$ST_EXEC" "$dir" "$ST_BIN" 2>&1)
+		out=$(unshare -Ur sh -c "$INTERRUPT_SCRIPT" sh "$ST_EXEC" "$dir" "$ST_BIN" "$net" 2>&1)
 	fi
 	printf '%s\n' "$out" | grep -qx "rc=130" || { echo "$out"; cat "$dir/stderr"; return 1; }
 	printf '%s\n' "$out" | grep -qx "nothing counted" || { echo "$out"; return 1; }
 	grep -q "^sandboxtime: interrupted by SIGINT while churning" "$dir/stderr" || { cat "$dir/stderr"; return 1; }
-	ST_PID=$(cat "$dir/pid") && st_leftovers "$ST_PID" && expect_clean
+	ST_PID=$(cat "$dir/pid") && st_leftovers "$ST_PID" && expect_clean && expect_no_churn_links
 }
 
 each_mode "bench churn: K=20, parallel 1 and 2: created = reaped = freed, backlog ends at 0" t_json
@@ -119,4 +186,9 @@ each_mode "bench churn: --duration: the counts add up, the bare loops make as ma
 ok "bench churn: table and CSV" t_table_and_csv
 each_mode "bench churn: beyond the machine's limits: 125 with the numbers, nothing made" t_limits
 ok "bench churn: bad options are one line and 125, bench options per bench" t_bad_options
-each_mode "bench churn: SIGINT mid-run: 130, no process, no namespace counted" t_interrupted
+each_mode "bench churn: SIGINT mid-run: 130, no process, no namespace counted" t_interrupted none
+each_mode "bench churn --net=veth: K=20, parallel 2: the counts add up, no lab end left, nothing here" t_net veth
+each_mode "bench churn --net=bridge: K=20, parallel 2: the counts add up, no lab end left, nothing here" t_net bridge
+ok "bench churn: --net other than none, veth, bridge, or without net in --ns: one line and 125" t_net_bad
+each_mode "bench churn --net: a refused pair or bridge is one line, 125, nothing left" t_net_refused
+each_mode "bench churn --net=bridge: SIGINT mid-run: 130, no process, link or namespace" t_interrupted bridge

@@ -1,6 +1,9 @@
 """Checks the JSON of sandboxtime bench churn (tests/integration/bench_churn.sh).
 
-bench_churn_check.py FILE COUNT|duration:SECONDS PARALLEL,PARALLEL,... MAX_ALIVE NS,NS,...
+bench_churn_check.py FILE COUNT|duration:SECONDS PARALLEL,PARALLEL,... MAX_ALIVE NS,NS,... [NET]
+
+NET (default none): --net's mode; wired (veth, bridge), every sandbox's pair
+was timed and no lab end was left after the drain.
 """
 import json
 import sys
@@ -29,12 +32,15 @@ def main():
     parallel = [int(p) for p in sys.argv[3].split(",")]
     max_alive = int(sys.argv[4])
     ns = sys.argv[5].split(",")
+    net = sys.argv[6] if len(sys.argv) > 6 else "none"
+    wired = net != "none"
     assert d["schema"] == "sandboxtime/bench/v1" and d["bench"] == "churn", (d["schema"], d["bench"])
     c = d["config"]
     assert c["count"] == count and c["duration_s"] == duration, c
     assert c["parallel"] == parallel and c["max_alive"] == max_alive, c
     # user is always in: it is how the backlog is counted
     assert set(c["ns"]) == set(ns) | {"user"}, c["ns"]
+    assert c["net"] == net, c["net"]
     lim = c["limits"]
     assert lim["max_user_namespaces"] > max_alive and lim["pid_max"] > lim["need_pids"], lim
     assert lim["mem_available_mb"] >= lim["need_mb"] > 0, lim
@@ -58,8 +64,22 @@ def main():
         assert r["wall_s"] > 0 and abs(r["rate_per_s"] - count / r["wall_s"]) < 1e-6 * r["rate_per_s"], (where, r)
         assert r["drain_ms"] >= 0 and r["paused_ms"] >= 0 and r["throttled"] >= 0, (where, r)
         assert r["series_truncated"] is False, where
+        assert r["net"] == net, (where, r["net"])
+        w = r["wire_us"]
+        if wired:
+            # every lab end went with its sandbox's namespace, before the backlog was empty
+            assert r["links_end"] == 0, (where, r["links_end"])
+            assert 0 < w["p50"] <= w["p99"] <= w["max"], (where, w)
+            # a cycle holds its wiring
+            assert cy["max"] >= w["p50"], (where, cy, w)
+        else:
+            assert r["links_end"] is None and w == {"p50": None, "p99": None, "max": None}, (where, r)
         check_series(where, r["series"], count, max_alive)
     assert d["notes"][0].startswith("On this machine"), d["notes"]
+    assert len(d["notes"]) == (4 if wired else 3), d["notes"]
+    if wired:
+        assert d["notes"][3].startswith("--net=" + net + ":"), d["notes"][3]
+        assert (" veth pair each" if net == "veth" else " bridged veth pair each") in d["notes"][0], d["notes"][0]
 
 
 if __name__ == "__main__":

@@ -30,7 +30,7 @@ static void test_limits_fit(void **state)
 	unsigned int mask = ST_LAYER_BIT(ST_LAYER_USER) | ST_LAYER_BIT(ST_LAYER_NET);
 	struct st_error err;
 
-	assert_int_equal(st_churn_check_limits(&l, mask, 1000, 8, &err), 0);
+	assert_int_equal(st_churn_check_limits(&l, mask, ST_NET_NONE, 1000, 8, &err), 0);
 	/* 1000 * (128 + 64 + 1024) KiB = 1187 MB, and 256 to spare. */
 	assert_int_equal(l.need_mb, 1000ull * 1216 / 1024 + 256);
 	assert_int_equal(l.need_pids, 19);
@@ -44,16 +44,33 @@ static void test_limits_namespaces(void **state)
 
 	/* The lab's own user namespace is one more: 1000 sandboxes need 1001. */
 	l.max_ns[ST_LAYER_USER] = 1000;
-	assert_int_equal(st_churn_check_limits(&l, mask, 1000, 1, &err), -ENOSPC);
+	assert_int_equal(st_churn_check_limits(&l, mask, ST_NET_NONE, 1000, 1, &err), -ENOSPC);
 	assert_non_null(strstr(err.msg, "needs 1001 user namespaces"));
 	assert_non_null(strstr(err.msg, "max_user_namespaces is 1000"));
 	l.max_ns[ST_LAYER_USER] = 1001;
-	assert_int_equal(st_churn_check_limits(&l, mask, 1000, 1, &err), 0);
+	assert_int_equal(st_churn_check_limits(&l, mask, ST_NET_NONE, 1000, 1, &err), 0);
 	l.max_ns[ST_LAYER_NET] = 999;
-	assert_int_equal(st_churn_check_limits(&l, mask, 1000, 1, &err), -ENOSPC);
+	assert_int_equal(st_churn_check_limits(&l, mask, ST_NET_NONE, 1000, 1, &err), -ENOSPC);
 	assert_non_null(strstr(err.msg, "needs 1000 net namespaces"));
 	/* A type not in the mask is not asked. */
-	assert_int_equal(st_churn_check_limits(&l, ST_LAYER_BIT(ST_LAYER_USER), 1000, 1, &err), 0);
+	assert_int_equal(st_churn_check_limits(&l, ST_LAYER_BIT(ST_LAYER_USER), ST_NET_NONE, 1000, 1, &err), 0);
+}
+
+/* --net=veth|bridge: the lab's own network namespace is one more, and each pair costs memory. */
+static void test_limits_wired(void **state)
+{
+	struct st_churn_limits l = roomy();
+	unsigned int mask = ST_LAYER_BIT(ST_LAYER_USER) | ST_LAYER_BIT(ST_LAYER_NET);
+	struct st_error err;
+
+	l.max_ns[ST_LAYER_NET] = 1000;
+	assert_int_equal(st_churn_check_limits(&l, mask, ST_NET_NONE, 1000, 1, &err), 0);
+	assert_int_equal(st_churn_check_limits(&l, mask, ST_NET_VETH, 1000, 1, &err), -ENOSPC);
+	assert_non_null(strstr(err.msg, "needs 1001 net namespaces"));
+	l.max_ns[ST_LAYER_NET] = 1001;
+	assert_int_equal(st_churn_check_limits(&l, mask, ST_NET_BRIDGE, 1000, 1, &err), 0);
+	/* 1000 * (128 + 128 + 64 + 1024) KiB = 1312 MB, and 256 to spare. */
+	assert_int_equal(l.need_mb, 1000ull * 1344 / 1024 + 256);
 }
 
 static void test_limits_memory_pids_parallel(void **state)
@@ -63,15 +80,15 @@ static void test_limits_memory_pids_parallel(void **state)
 	struct st_error err;
 
 	l.mem_available_mb = 1000;
-	assert_int_equal(st_churn_check_limits(&l, mask, 1000, 1, &err), -ENOMEM);
+	assert_int_equal(st_churn_check_limits(&l, mask, ST_NET_NONE, 1000, 1, &err), -ENOMEM);
 	assert_non_null(strstr(err.msg, "may hold 1443 MB"));
 	assert_non_null(strstr(err.msg, "MemAvailable is 1000 MB"));
 	l = roomy();
 	l.threads = 32760;
-	assert_int_equal(st_churn_check_limits(&l, mask, 1000, 4, &err), -EAGAIN);
+	assert_int_equal(st_churn_check_limits(&l, mask, ST_NET_NONE, 1000, 4, &err), -EAGAIN);
 	assert_non_null(strstr(err.msg, "pid_max 32768"));
 	l = roomy();
-	assert_int_equal(st_churn_check_limits(&l, mask, 2, 4, &err), -EINVAL);
+	assert_int_equal(st_churn_check_limits(&l, mask, ST_NET_NONE, 2, 4, &err), -EINVAL);
 	assert_non_null(strstr(err.msg, "--parallel=4 is more than --max-alive=2"));
 }
 
@@ -111,6 +128,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_limits_fit),
 		cmocka_unit_test(test_limits_namespaces),
+		cmocka_unit_test(test_limits_wired),
 		cmocka_unit_test(test_limits_memory_pids_parallel),
 		cmocka_unit_test(test_backlog_slope),
 		cmocka_unit_test(test_overhead),

@@ -672,6 +672,39 @@ static void test_bench_churn_options(void **state)
 	assert_usage(PARSE(&o, &err, "bench", "chrun"), &err, "known: syscall, cpu, fork, churn, files, userns, where, mounts, cgroup, all");
 }
 
+/* bench churn --net: none, veth or bridge, with net in --ns; no other bench takes it. */
+static void test_bench_churn_net(void **state)
+{
+	struct st_opts o;
+	struct st_error err = { 0 };
+
+	assert_int_equal(PARSE(&o, &err, "bench", "churn"), 0);
+	assert_int_equal(o.bench.net, ST_NET_NONE);
+	assert_int_equal(PARSE(&o, &err, "bench", "churn", "--net=veth"), 0);
+	assert_int_equal(o.bench.net, ST_NET_VETH);
+	/* Stored for the bench: a run's --net stays its default. */
+	assert_int_equal(o.run.net.mode, ST_NET_NONE);
+	assert_int_equal(o.run.given & ST_GIVEN_NET, 0);
+	assert_int_equal(PARSE(&o, &err, "bench", "churn", "--ns=net", "--net", "bridge"), 0);
+	assert_int_equal(o.bench.net, ST_NET_BRIDGE);
+	assert_int_equal(PARSE(&o, &err, "bench", "churn", "--ns=uts", "--net=none"), 0);
+	assert_usage(PARSE(&o, &err, "bench", "churn", "--net=foo"), &err,
+		     "--net: bench churn takes none, veth or bridge, not 'foo'");
+	assert_usage(PARSE(&o, &err, "bench", "churn", "--net=host"), &err, "not 'host'");
+	assert_usage(PARSE(&o, &err, "bench", "churn", "--net=join:/run/netns/x"), &err, "not 'join:");
+	assert_usage(PARSE(&o, &err, "bench", "churn", "--ns=uts", "--net=veth"), &err,
+		     "bench churn: --net=veth needs the net layer: add net to --ns");
+	assert_usage(PARSE(&o, &err, "bench", "churn", "--net=bridge", "--ns=none"), &err,
+		     "--net=bridge needs the net layer");
+	assert_usage(PARSE(&o, &err, "bench", "fork", "--net=veth"), &err,
+		     "--net applies to bench churn only");
+	assert_usage(PARSE(&o, &err, "bench", "mounts", "--net=none"), &err,
+		     "--net applies to bench churn only");
+	/* A run and layers keep their own modes. */
+	assert_int_equal(PARSE(&o, &err, "--net=host", "--", "true"), 0);
+	assert_int_equal(o.run.net.mode, ST_NET_HOST);
+}
+
 /* bench mounts: its two lists, --max-alive shared with churn, refused elsewhere. */
 static void test_bench_mounts_options(void **state)
 {
@@ -1050,6 +1083,7 @@ int main(void)
 		cmocka_unit_test(test_bench_fork_sizes),
 		cmocka_unit_test(test_bench_files_all),
 		cmocka_unit_test(test_bench_churn_options),
+		cmocka_unit_test(test_bench_churn_net),
 		cmocka_unit_test(test_bench_where_options),
 		cmocka_unit_test(test_bench_mounts_options),
 		cmocka_unit_test(test_bench_cgroup_options),
