@@ -48,6 +48,7 @@ static const char *const bench_names[ST_BENCH_NAME_KINDS] = {
 	[ST_BENCH_NAME_WHERE] = "where",
 	[ST_BENCH_NAME_MOUNTS] = "mounts",
 	[ST_BENCH_NAME_CGROUP] = "cgroup",
+	[ST_BENCH_NAME_LAUNCH] = "launch",
 	[ST_BENCH_NAME_ALL] = "all",
 };
 
@@ -73,6 +74,7 @@ static const char usage_head[] =
 	" sandboxtime bench churn [OPTIONS]       sandboxes made and destroyed at a rate: the kernel's backlog\n"
 	" sandboxtime bench mounts [OPTIONS]      mount namespaces against the table's size, N sandboxes alive\n"
 	" sandboxtime bench cgroup [OPTIONS]      page faults and wake-ups in a cgroup, with limits, vs the host\n"
+	" sandboxtime bench launch [OPTIONS]      sandboxes launched per second, against unshare and bwrap\n"
 	" sandboxtime compare A.json B.json...    B over A for every figure, with bootstrap intervals\n"
 	" sandboxtime --help | --version\n"
 	"\n"

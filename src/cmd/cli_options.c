@@ -44,9 +44,10 @@
 #define WHERE ST_BENCH_NAME_BIT(ST_BENCH_NAME_WHERE)
 #define MOUNTS ST_BENCH_NAME_BIT(ST_BENCH_NAME_MOUNTS)
 #define CGROUP ST_BENCH_NAME_BIT(ST_BENCH_NAME_CGROUP)
+#define LAUNCH ST_BENCH_NAME_BIT(ST_BENCH_NAME_LAUNCH)
 #define ALL ST_BENCH_NAME_BIT(ST_BENCH_NAME_ALL)
 #define MEASURING_BENCHES (ST_BENCH_NAME_BIT(ST_BENCH_NAME_SYSCALL) | ST_BENCH_NAME_BIT(ST_BENCH_NAME_CPU) | FORK | \
-			   FILES | ST_BENCH_NAME_BIT(ST_BENCH_NAME_USERNS) | WHERE | MOUNTS | CGROUP | ALL)
+			   FILES | ST_BENCH_NAME_BIT(ST_BENCH_NAME_USERNS) | WHERE | MOUNTS | CGROUP | LAUNCH | ALL)
 /* The options of every command that writes a report. */
 #define REPORTING (RUN | LAYERS | ORPHANS | NETBENCH | BENCH | COMPARE)
 /* The commands whose reports have charts: the measuring ones and compare. */
@@ -613,7 +614,8 @@ const struct st_cli_option st_cli_options[] = {
 	{ "repeat", 0, ARG, RUN | LAYERS | NETBENCH | BENCH, "N",
 	  "measured repetitions per layer set (default: 20; 0 in a run:\n"
 	  "no measuring, only build and run the sandbox; netbench:\n"
-	  "runs per path, 3; bench files, where, cgroup: 5; mounts: 10)", parse_repeat, 0, NULL, NULL, MEASURING_BENCHES },
+	  "runs per path, 3; bench files, where, cgroup, launch: 5;\n"
+	  "mounts: 10)", parse_repeat, 0, NULL, NULL, MEASURING_BENCHES },
 	{ "warmup", 0, ARG, RUN | LAYERS, "N",
 	  "unrecorded repetitions before measuring (default: 3)", parse_warmup, 0, NULL, NULL, 0 },
 	{ "deferred-repeat", 0, ARG, RUN | LAYERS, "N",

@@ -5,6 +5,7 @@
 #include "sandboxtime/bench_files.h"
 #include "sandboxtime/bench_churn.h"
 #include "sandboxtime/bench_fork.h"
+#include "sandboxtime/bench_launch.h"
 #include "sandboxtime/bench_mounts.h"
 #include "sandboxtime/bench_syscall.h"
 #include "sandboxtime/bench_userns.h"
@@ -257,6 +258,24 @@ static int bench_cgroup(const struct st_bench_opts *o, const struct st_output *o
 	return emit_grid(&s, out, &b.g, exit_code, st_bench_cgroup_run(&b, err), err);
 }
 
+/* bench launch: its peers that are not installed are found before the session opens -o. */
+static int bench_launch(const struct st_bench_opts *o, const struct st_output *out, int *exit_code,
+			struct st_error *err)
+{
+	struct st_session s __attribute__((cleanup(st_session_end)));
+	struct st_bench_launch b __attribute__((cleanup(st_bench_launch_free)));
+	int ret;
+
+	memset(&s, 0, sizeof(s));
+	ret = st_bench_launch_prepare(&b, o->repeat_given ? o->measure.repeat : ST_LAUNCH_DEFAULT_REPEAT,
+				      err);
+	if (ret == 0)
+		ret = st_session_open(&s, out, err);
+	if (ret < 0)
+		return ret;
+	return emit_grid(&s, out, &b.g, exit_code, st_bench_launch_run(&b, err), err);
+}
+
 int st_cmd_bench(const struct st_bench_opts *o, const struct st_output *out, int *exit_code,
 		 struct st_error *err)
 {
@@ -279,6 +298,8 @@ int st_cmd_bench(const struct st_bench_opts *o, const struct st_output *out, int
 		ret = bench_mounts(o, out, exit_code, err);
 	else if (o->kind == ST_BENCH_NAME_CGROUP)
 		ret = bench_cgroup(o, out, exit_code, err);
+	else if (o->kind == ST_BENCH_NAME_LAUNCH)
+		ret = bench_launch(o, out, exit_code, err);
 	else
 		ret = bench_syscall(o, out, err);
 	if (ret == 0)

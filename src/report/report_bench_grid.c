@@ -127,7 +127,7 @@ static int max_shown(const void *doc)
 #define J ST_COL_JSON
 
 static const struct st_col grid_cols[] = {
-	{ .name = "place", .key = "place", .heading = "PLACE", .width = 13, .align = ST_ALIGN_LEFT,
+	{ .name = "place", .key = "place", .heading = "PLACE", .width = 16, .align = ST_ALIGN_LEFT,
 	  .in = T | C | J, .get = get_place, .help = "where it ran" },
 	{ .name = "op", .key = "op", .heading = "OP", .width = 15, .align = ST_ALIGN_LEFT,
 	  .in = T | C | J, .get = get_op, .help = "the operation" },

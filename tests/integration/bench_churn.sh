@@ -122,7 +122,7 @@ t_bad_options() {
 	out=$("$ST_BIN" bench churn --count=5 --duration=1 2>&1); rc=$?
 	[ "$rc" = 125 ] && printf '%s\n' "$out" | grep -q "^sandboxtime: bench churn: --count and --duration: choose one" || { echo "$rc $out"; return 1; }
 	out=$("$ST_BIN" bench churn --repeat=3 2>&1); rc=$?
-	[ "$rc" = 125 ] && printf '%s\n' "$out" | grep -q "^sandboxtime: --repeat applies to bench syscall, cpu, fork, files, userns, where, mounts, cgroup and all only" || { echo "$rc $out"; return 1; }
+	[ "$rc" = 125 ] && printf '%s\n' "$out" | grep -q "^sandboxtime: --repeat applies to bench syscall, cpu, fork, files, userns, where, mounts, cgroup, launch and all only" || { echo "$rc $out"; return 1; }
 }
 
 # --net: none, veth or bridge, one line and 125 (usage: the "Try" line follows).

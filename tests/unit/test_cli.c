@@ -608,7 +608,7 @@ static void test_bench_files_all(void **state)
 	assert_int_equal(PARSE(&o, &err, "bench", "all", "--files=10", "--sizes=1", "-J"), 0);
 	assert_true(o.bench.files == 10 && o.bench.nsizes == 1);
 	assert_usage(PARSE(&o, &err, "bench", "all", "--format=csv"), &err, "bench all");
-	assert_usage(PARSE(&o, &err, "bench", "wher"), &err, "known: syscall, cpu, fork, churn, files, userns, where, mounts, cgroup, all");
+	assert_usage(PARSE(&o, &err, "bench", "wher"), &err, "known: syscall, cpu, fork, churn, files, userns, where, mounts, cgroup, launch, all");
 }
 
 /* bench where: --kernel and --vm-accel, its own and bench all's; --ns kept as given. */
@@ -667,9 +667,9 @@ static void test_bench_churn_options(void **state)
 	assert_usage(PARSE(&o, &err, "bench", "churn", "--sizes=1"), &err,
 		     "--sizes applies to bench fork and all only");
 	assert_usage(PARSE(&o, &err, "bench", "churn", "--repeat=3"), &err,
-		     "--repeat applies to bench syscall, cpu, fork, files, userns, where, mounts, cgroup and all only");
+		     "--repeat applies to bench syscall, cpu, fork, files, userns, where, mounts, cgroup, launch and all only");
 	assert_usage(PARSE(&o, &err, "layers", "--count=3"), &err, "applies to bench only");
-	assert_usage(PARSE(&o, &err, "bench", "chrun"), &err, "known: syscall, cpu, fork, churn, files, userns, where, mounts, cgroup, all");
+	assert_usage(PARSE(&o, &err, "bench", "chrun"), &err, "known: syscall, cpu, fork, churn, files, userns, where, mounts, cgroup, launch, all");
 }
 
 /* bench churn --net: none, veth or bridge, with net in --ns; no other bench takes it. */

@@ -1,0 +1,49 @@
+"""Checks the JSON of sandboxtime bench launch (tests/integration/bench_launch.sh).
+
+bench_launch_check.py FILE REPEAT [UNAVAILABLE=REASON...]
+
+Every place (sandboxtime, sandboxtime-bare, unshare, bwrap) has every
+operation (mean, p50, p99), in order. A place named UNAVAILABLE=REASON is
+unavailable and its reason holds REASON; every other figure is measured,
+positive, with REPEAT samples, and p50 <= p99 in each round of each place.
+The summary names launches per second.
+"""
+import json
+import sys
+
+PLACES = ["sandboxtime", "sandboxtime-bare", "unshare", "bwrap"]
+OPS = ["mean", "p50", "p99"]
+
+
+def main():
+    d = json.load(open(sys.argv[1]))
+    repeat = int(sys.argv[2])
+    gone = dict(a.split("=", 1) for a in sys.argv[3:])
+    assert d["schema"] == "sandboxtime/bench/v1" and d["bench"] == "launch", d["bench"]
+    c = d["config"]
+    assert c["repeat"] == repeat and c["unit"] == "us" and c["launches_per_round"] == 100, c
+    rows = d["rows"]
+    assert [(r["place"], r["op"]) for r in rows] == [(p, o) for p in PLACES for o in OPS], rows
+    by = {(r["place"], r["op"]): r for r in rows}
+    for r in rows:
+        where = (r["place"], r["op"])
+        if r["place"] in gone:
+            assert r["unavailable"] and gone[r["place"]] in r["unavailable"], (where, r["unavailable"])
+            assert r["median"] is None, where
+            continue
+        assert r["unavailable"] is None and r["refused"] is None, (where, r["unavailable"], r["refused"])
+        s = r["per_op"]
+        assert s["n"] == len(s["samples"]) == repeat, (where, s)
+        assert all(x > 0 for x in s["samples"]), (where, s["samples"])
+    for p in PLACES:
+        if p in gone:
+            continue
+        p50, p99 = (by[(p, o)]["per_op"]["samples"] for o in ("p50", "p99"))
+        for a, b in zip(p50, p99):
+            assert a <= b, (p, a, b)
+    assert d["notes"][0].startswith("On this machine sandboxtime launched "), d["notes"][0]
+    assert " sandboxes per second " in d["notes"][0], d["notes"][0]
+
+
+if __name__ == "__main__":
+    main()
