@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
@@ -10,6 +11,22 @@
 #include "sandboxtime/signals.h"
 #include "sandboxtime/spawn.h"
 #include "sandboxtime/steps.h"
+
+/*
+ * execvpe() searches the PATH of the calling process, not of @envp: with a
+ * config's process.env, CMD is looked up in the container's PATH (as runc
+ * and crun do), or in glibc's default (/bin:/usr/bin) when it sets none,
+ * never in the PATH sandboxtime was started with.
+ */
+static void use_workload_path(char *const *envp)
+{
+	for (char *const *e = envp; *e; e++)
+		if (strncmp(*e, "PATH=", 5) == 0) {
+			setenv("PATH", *e + 5, 1);
+			return;
+		}
+	unsetenv("PATH");
+}
 
 void st_exec_workload(const struct st_exec_spec *spec, int exec_err_fd)
 {
@@ -46,8 +63,10 @@ void st_exec_workload(const struct st_exec_spec *spec, int exec_err_fd)
 		if (tail.failed)
 			_exit(ST_EXIT_FAILURE);
 	}
-	if (spec->envp)
+	if (spec->envp) {
+		use_workload_path(spec->envp);
 		execvpe(spec->argv[0], spec->argv, spec->envp);
+	}
 	else
 		execvp(spec->argv[0], spec->argv);
 	e = errno;

@@ -2,7 +2,7 @@
 # --config: an OCI runtime-spec config.json gives the same sandbox as the
 # equivalent command line; what it cannot apply is refused, never dropped.
 source "$(dirname "$0")/../lib.sh" "$1"
-plan 10
+plan 11
 top=$(cd "$(dirname "$0")/../.." && pwd)
 FACTS='echo host=$(hostname) pid=$$; grep -E "^(CapEff|CapBnd|NoNewPrivs|Seccomp):" /proc/self/status; tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d " "'
 
@@ -41,6 +41,23 @@ t_env_cwd() {
 	local out
 	out=$("$ST_BIN" --repeat=0 -q --config="$top/configs/oci/minimal.json" 2>/dev/null) || return 1
 	printf '%s\n' "$out" | grep -q "cwd=/tmp GREETING=hello" || { echo "$out"; return 1; }
+}
+
+# process.args[0] is looked up in process.env's PATH, as runc and crun do:
+# never in the PATH sandboxtime was started with.
+t_env_path() {
+	local dir out rc
+	dir=$(mktemp -d -p "$ST_TMP"); chmod 755 "$dir"
+	mkdir "$dir/inpath" "$dir/hostpath"
+	printf '#!/bin/sh\nexit 7\n' >"$dir/inpath/stt-prog" && chmod 755 "$dir/inpath/stt-prog"
+	printf '#!/bin/sh\nexit 9\n' >"$dir/hostpath/stt-prog" && chmod 755 "$dir/hostpath/stt-prog"
+	printf '{"root":{"path":"/"},"process":{"args":["stt-prog"],"env":["PATH=%s:/usr/bin:/bin"]}}' "$dir/inpath" >"$dir/c.json"
+	PATH="$dir/hostpath:$PATH" "$ST_BIN" --repeat=0 -q --config="$dir/c.json" 2>/dev/null; rc=$?
+	expect_eq "$rc" 7 || return 1
+	# Not in the config's PATH: not found (127), though the caller's PATH has it.
+	printf '{"root":{"path":"/"},"process":{"args":["stt-prog"],"env":["PATH=/usr/bin:/bin"]}}' >"$dir/d.json"
+	out=$(PATH="$dir/hostpath:$PATH" "$ST_BIN" --repeat=0 -q --config="$dir/d.json" 2>&1); rc=$?
+	expect_eq "$rc" 127 || { echo "$out"; return 1; }
 }
 
 t_cli_wins() {
@@ -89,6 +106,7 @@ for mode in root nobody; do
 		t_same_as_cli "$mode" "$top/configs/oci/docker-like.json" --ns=pid,ipc,uts,mount,net,cgroup --hostname=docker-like
 done
 ok "process.env and process.cwd reach the workload" t_env_cwd
+ok "process.args[0] is found in process.env's PATH, not in the caller's" t_env_path
 ok "options on the command line win over the file" t_cli_wins
 ok "what the file says and sandboxtime does not do is refused, naming the key, 125" t_unsupported_refused
 ok "bad configs: one line naming the file and the JSON path, 125" t_bad_configs
