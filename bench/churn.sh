@@ -6,7 +6,8 @@
 # at 1 and 2 creators, to set SOCK's claim (network and mount namespace
 # creation are what stops container start-up from scaling) and the
 # articles' (a network namespace's teardown is dearer than its creation)
-# beside our figures. Rounds alternate the two commands' order; the wall
+# beside our figures; and --net=veth and --net=bridge at 2 creators (a veth
+# pair per sandbox, issue 15.1). Rounds alternate the commands' order; the wall
 # time of each command is taken from outside. bench/churn_results.py then
 # writes OUTDIR/churn.json in the format of bench/results/ and prints it.
 #
@@ -41,6 +42,8 @@ timed() {
 net() { timed net "$1" --count=1000 --parallel=2 --ns=net; }
 net1() { timed net1 "$1" --count=1000 --parallel=1 --ns=net; }
 nonet() { timed nonet "$1" --count=1000 --parallel=1,2 --ns=uts,ipc,pid,mount; }
+veth() { timed veth "$1" --count=1000 --parallel=2 --ns=net --net=veth; }
+bridge() { timed bridge "$1" --count=1000 --parallel=2 --ns=net --net=bridge; }
 
 for ((r = 1; r <= ROUNDS; r++)); do
 	echo "bench churn: round $r of $ROUNDS" >&2
@@ -48,7 +51,11 @@ for ((r = 1; r <= ROUNDS; r++)); do
 		net "$r"
 		net1 "$r"
 		nonet "$r"
+		veth "$r"
+		bridge "$r"
 	else
+		bridge "$r"
+		veth "$r"
 		nonet "$r"
 		net1 "$r"
 		net "$r"

@@ -59,7 +59,8 @@ def main():
     raw, out = sys.argv[1], sys.argv[2]
     meta = dict(line.split(": ", 1) for line in open(os.path.join(raw, "meta.txt")).read().splitlines())
     net, net1, nonet = load(raw, "net"), load(raw, "net1"), load(raw, "nonet")
-    for d in net + net1 + nonet:
+    veth, bridge = load(raw, "veth"), load(raw, "bridge")
+    for d in net + net1 + nonet + veth + bridge:
         for r in d["rows"]:
             r["config_count"] = d["config"]["count"]
     ns_net = ",".join(net[0]["config"]["ns"])
@@ -68,7 +69,8 @@ def main():
             "p99.9 \u00b5s", "max \u00b5s", "backlog max", "backlog growth /s", "drain ms",
             "bare loop /s", "overhead %"]
     rows = [figures(ns_net, net, 2), figures(ns_net, net1, 1), figures(ns_nonet, nonet, 1, False),
-            figures(ns_nonet, nonet, 2, False)]
+            figures(ns_nonet, nonet, 2, False), figures(ns_net + " --net=veth", veth, 2),
+            figures(ns_net + " --net=bridge", bridge, 2)]
     walls = [d["wall_ms"] / 1000 for d in net]
     over = [r["overhead_pct"] for r in rows_of(net, 2)]
     p50 = lambda runs, p: statistics.median(r["create_us"]["p50"] for r in rows_of(runs, p))
@@ -108,7 +110,8 @@ def main():
             "title": "bench churn: sandboxes made and destroyed per second, and the kernel's backlog",
             "command": ["bash bench/churn.sh build/sandboxtime OUTDIR   # %d rounds of: sandboxtime bench churn "
                         "--count=1000 --parallel=2 --ns=net; the same with --parallel=1; sandboxtime bench churn --count=1000 "
-                        "--parallel=1,2 --ns=uts,ipc,pid,mount" % len(net)],
+                        "--parallel=1,2 --ns=uts,ipc,pid,mount; --count=1000 --parallel=2 --ns=net --net=veth, "
+                        "and --net=bridge" % len(net)],
             "date": meta["date"], "commit": meta["commit"], "notes": "docs/bench-notes/19-scale.md",
             "columns": cols, "align": ["---"] + ["---:"] * (len(cols) - 1), "rows": rows, "text": text,
         },
