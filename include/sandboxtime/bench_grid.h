@@ -70,6 +70,14 @@ int st_grid_init(struct st_bench_grid *g, const char *bench, const char *unit, u
 		 struct st_error *err);
 void st_grid_set_config(struct st_bench_grid *g, const char *key, double value);
 
+/*
+ * Runs @fn(@arg, @r) in a child and takes its @r back through a pipe (a
+ * place's measuring child: it may enter namespaces or cgroups, it exits
+ * after). -EPROTO naming @what when the child died without a result.
+ */
+int st_grid_in_child(const char *what, void (*fn)(void *arg, struct st_grid_result *r), void *arg,
+		     struct st_grid_result *r, struct st_error *err);
+
 /* The rounds; -EINTR with interrupted_by set on SIGINT, SIGTERM, ... */
 int st_grid_run(struct st_bench_grid *g, st_grid_sample_fn fn, void *ctx, struct st_error *err);
 

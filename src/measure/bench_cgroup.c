@@ -22,7 +22,6 @@
 #include "sandboxtime/clock.h"
 #include "sandboxtime/compiler.h"
 #include "sandboxtime/histogram.h"
-#include "sandboxtime/spawn.h"
 #include "sandboxtime/util.h"
 
 #ifndef MADV_POPULATE_WRITE
@@ -268,36 +267,13 @@ static struct st_cgroup_limits place_limits(size_t place)
 	return l;
 }
 
-/* The measuring child: into @cg, then measure, the figures back through @wr. */
-static void _noreturn_ measuring_child(struct st_cgroup *cg, int wr, struct st_grid_result *r)
+/* The measuring child: into @cg (moving itself), then measure. */
+static void measure_in(void *cg, struct st_grid_result *r)
 {
 	if (st_cgroup_move(cg, getpid(), 1, &r->err) < 0)
 		r->failed = 1;
 	else
 		measure(cg, r);
-	_exit(st_write_all(wr, r, sizeof(*r)) == 0 ? 0 : 1);
-}
-
-static int run_in_cgroup(struct st_cgroup *cg, size_t place, struct st_grid_result *r,
-			 struct st_error *err)
-{
-	_cleanup_close_ int rd = -1, wr = -1;
-	_cleanup_pid_ pid_t pid = -1;
-
-	if (st_pipe(&rd, &wr, "bench cgroup: pipe", err) < 0)
-		return -err->errnum;
-	pid = st_fork_child(err);
-	if (pid < 0)
-		return pid;
-	if (pid == 0) {
-		closep(&rd);
-		measuring_child(cg, wr, r);
-	}
-	closep(&wr);
-	if (TEMP_FAILURE_RETRY(read(rd, r, sizeof(*r))) != (ssize_t)sizeof(*r))
-		return st_error_set(err, EPROTO, "bench cgroup: %s: the measuring child died",
-				    places[place]);
-	return st_reap(take_pid(&pid), NULL, err);
 }
 
 /* The grid's child: the place's cgroup, the measuring child in it, the cgroup removed. */
@@ -320,8 +296,12 @@ static void sample(const struct st_bench_grid *g, size_t place, void *ctx, struc
 		ret = st_cgroup_mkdirs(&cg, &err);
 	if (ret == 0)
 		ret = st_cgroup_write_limits(&cg, &err);
-	if (ret == 0)
-		ret = run_in_cgroup(&cg, place, r, &err);
+	if (ret == 0) {
+		char what[64];
+
+		snprintf(what, sizeof(what), "bench cgroup: %s", places[place]);
+		ret = st_grid_in_child(what, measure_in, &cg, r, &err);
+	}
 	/* Removed on every path: what is still in it is ours and is killed first. */
 	if (st_cgroup_rmdirs(&cg, ret < 0 ? &(struct st_error){ 0 } : &err) < 0 && ret == 0)
 		ret = -err.errnum;

@@ -37,9 +37,8 @@ void st_grid_set_config(struct st_bench_grid *g, const char *key, double value)
 		g->config[g->nconfig++] = (struct st_grid_config){ key, value };
 }
 
-/* One child measures @place once; its result comes back through a pipe. */
-static int sample(struct st_bench_grid *g, size_t place, st_grid_sample_fn fn, void *ctx,
-		  struct st_grid_result *r, struct st_error *err)
+int st_grid_in_child(const char *what, void (*fn)(void *arg, struct st_grid_result *r), void *arg,
+		     struct st_grid_result *r, struct st_error *err)
 {
 	_cleanup_close_ int rd = -1, wr = -1;
 	_cleanup_pid_ pid_t pid = -1;
@@ -52,14 +51,38 @@ static int sample(struct st_bench_grid *g, size_t place, st_grid_sample_fn fn, v
 	if (pid == 0) {
 		closep(&rd);
 		memset(r, 0, sizeof(*r));
-		fn(g, place, ctx, r);
-		_exit(write(wr, r, sizeof(*r)) == (ssize_t)sizeof(*r) ? 0 : 1);
+		fn(arg, r);
+		_exit(st_write_all(wr, r, sizeof(*r)) == 0 ? 0 : 1);
 	}
 	closep(&wr);
 	if (TEMP_FAILURE_RETRY(read(rd, r, sizeof(*r))) != (ssize_t)sizeof(*r))
-		return st_error_set(err, EPROTO, "bench %s: %s: the measuring child died", g->bench,
-				    g->places[place]);
+		return st_error_set(err, EPROTO, "%s: the measuring child died", what);
 	return st_reap(take_pid(&pid), NULL, err);
+}
+
+struct place_call {
+	const struct st_bench_grid *g;
+	size_t place;
+	st_grid_sample_fn fn;
+	void *ctx;
+};
+
+static void call_place(void *arg, struct st_grid_result *r)
+{
+	const struct place_call *c = arg;
+
+	c->fn(c->g, c->place, c->ctx, r);
+}
+
+/* One child measures @place once; its result comes back through a pipe. */
+static int sample(struct st_bench_grid *g, size_t place, st_grid_sample_fn fn, void *ctx,
+		  struct st_grid_result *r, struct st_error *err)
+{
+	struct place_call c = { g, place, fn, ctx };
+	char what[96];
+
+	snprintf(what, sizeof(what), "bench %s: %s", g->bench, g->places[place]);
+	return st_grid_in_child(what, call_place, &c, r, err);
 }
 
 static void record(struct st_bench_grid *g, size_t place, const struct st_grid_result *r)

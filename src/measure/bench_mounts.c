@@ -27,7 +27,6 @@
 #include "sandboxtime/compiler.h"
 #include "sandboxtime/host.h"
 #include "sandboxtime/layer.h"
-#include "sandboxtime/spawn.h"
 #include "sandboxtime/userns_count.h"
 #include "sandboxtime/util.h"
 
@@ -191,8 +190,9 @@ static int time_calls(int mnt0, int net0, unsigned int parent_mounts, struct tim
 }
 
 /* The measuring child: builds @pl's state below the lab and times the calls. */
-static void measure_place(const struct st_mounts_place *pl, struct st_grid_result *r)
+static void measure_place(void *arg, struct st_grid_result *r)
 {
+	const struct st_mounts_place *pl = arg;
 	_cleanup_close_ int mnt0 = -1, net0 = -1;
 	_cleanup_free_ int *fds = NULL;
 	struct timing t = { 0 };
@@ -254,11 +254,10 @@ static int read_limit(const char *path, uint64_t *out, struct st_error *err)
 /* The grid's child: a lab user namespace, the measuring child in it, then the drain. */
 static void sample(const struct st_bench_grid *g, size_t place, void *ctx, struct st_grid_result *r)
 {
-	const struct st_bench_mounts *b = ctx;
+	struct st_bench_mounts *b = ctx;
 	struct st_userns_prober prober = { .pid = -1, .req_wr = -1, .res_rd = -1, .limit_fd = -1 };
-	_cleanup_close_ int rd = -1, wr = -1;
-	_cleanup_pid_ pid_t pid = -1;
 	struct st_error err;
+	char what[64];
 	uint64_t restore = 0;
 	int settled_by, ret;
 
@@ -268,21 +267,9 @@ static void sample(const struct st_bench_grid *g, size_t place, void *ctx, struc
 		ret = read_limit(MAX_USER_NS, &restore, &err);
 	if (ret == 0)
 		ret = st_userns_prober_start(&prober, &err);
+	snprintf(what, sizeof(what), "bench mounts: %s", b->place[place].name);
 	if (ret == 0)
-		ret = st_pipe(&rd, &wr, "bench mounts: pipe", &err);
-	if (ret == 0 && (pid = st_fork_child(&err)) == 0) {
-		closep(&rd);
-		measure_place(&b->place[place], r);
-		_exit(st_write_all(wr, r, sizeof(*r)) == 0 ? 0 : 1);
-	}
-	closep(&wr);
-	if (ret == 0 && pid > 0) {
-		if (TEMP_FAILURE_RETRY(read(rd, r, sizeof(*r))) != (ssize_t)sizeof(*r))
-			ret = st_error_set(&err, EPROTO, "bench mounts: %s: the measuring child died",
-					   b->place[place].name);
-		else
-			ret = st_reap(take_pid(&pid), NULL, &err);
-	}
+		ret = st_grid_in_child(what, measure_place, &b->place[place], r, &err);
 	if (ret == 0)
 		ret = st_userns_drain(&prober, restore, ST_MOUNTS_DRAIN_TIMEOUT_NS, &settled_by, &err);
 	st_userns_prober_stop(&prober);

@@ -41,19 +41,6 @@ t_nobody_host_only() {
 	"$ST_PY" -B "$ST_PYDIR/bench_cgroup_check.py" "$dir/c.json" 1 host-only
 }
 
-# Our own cgroup per hierarchy the bench uses ("memory /a/b"; "unified /").
-own_cgroups() {
-	awk -F: '$2 == "" { print "unified", $3; next }
-		{ n = split($2, c, ","); for (i = 1; i <= n; i++)
-			if (c[i] == "memory" || c[i] == "pids" || c[i] == "cpu") { print $2, $3; break } }' /proc/self/cgroup
-}
-
-mnt_of() {
-	if [ "$1" = unified ]; then findmnt -n -t cgroup2 -o TARGET | head -n1
-	else findmnt -n -t cgroup -o TARGET,OPTIONS | awk -v c="$1" '{ n = split($2, o, ","); for (i = 1; i <= n; i++) if (o[i] == c) { print $1; exit } }'
-	fi
-}
-
 # Rootless in a delegated cgroup, as systemd's Delegate=yes gives one: every place measured.
 t_nobody_delegated() {
 	local ctrls path m name=stt-bench-deleg-$$ dirs=() d dir rc=0

@@ -22,20 +22,6 @@ expect_no_cgroup() {
 	return 1
 }
 
-# Our own cgroup per hierarchy that the layer uses ("memory /a/b"; "unified /"), from /proc/self/cgroup.
-own_cgroups() {
-	awk -F: '$2 == "" { print "unified", $3; next }
-		{ n = split($2, c, ","); for (i = 1; i <= n; i++)
-			if (c[i] == "memory" || c[i] == "pids" || c[i] == "cpu") { print $2, $3; break } }' /proc/self/cgroup
-}
-
-# The mount point of the v1 hierarchy of controller $1, or the unified one (unified).
-mnt_of() {
-	if [ "$1" = unified ]; then findmnt -n -t cgroup2 -o TARGET | head -n1
-	else findmnt -n -t cgroup -o TARGET,OPTIONS | awk -v c="$1" '{ n = split($2, o, ","); for (i = 1; i <= n; i++) if (o[i] == c) { print $1; exit } }'
-	fi
-}
-
 # Writes a config to $1 with the resources object $2 and the cgroupsPath $3 (JSON), if given.
 write_config() {
 	local extra=""

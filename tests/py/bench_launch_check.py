@@ -11,6 +11,8 @@ The summary names launches per second.
 import json
 import sys
 
+from grid_rows import check_measured
+
 PLACES = ["sandboxtime", "sandboxtime-bare", "unshare", "bwrap"]
 OPS = ["mean", "p50", "p99"]
 
@@ -31,10 +33,7 @@ def main():
             assert r["unavailable"] and gone[r["place"]] in r["unavailable"], (where, r["unavailable"])
             assert r["median"] is None, where
             continue
-        assert r["unavailable"] is None and r["refused"] is None, (where, r["unavailable"], r["refused"])
-        s = r["per_op"]
-        assert s["n"] == len(s["samples"]) == repeat, (where, s)
-        assert all(x > 0 for x in s["samples"]), (where, s["samples"])
+        check_measured(r, repeat)
     for p in PLACES:
         if p in gone:
             continue

@@ -12,6 +12,8 @@ largest table costs more than the copy of the host's own.
 import json
 import sys
 
+from grid_rows import check_measured
+
 OPS = ["mount_ns", "mount_ns_free", "net_ns"]
 
 
@@ -30,13 +32,7 @@ def main():
     assert [(r["place"], r["op"]) for r in rows] == [(p, o) for p in places for o in OPS], rows
     by = {(r["place"], r["op"]): r for r in rows}
     for r in rows:
-        where = (r["place"], r["op"])
-        assert r["unavailable"] is None, (where, r["unavailable"])
-        assert r["refused"] is None, (where, r["refused"])
-        s = r["per_op"]
-        assert s["n"] == len(s["samples"]) == repeat, (where, s)
-        assert all(x > 0 for x in s["samples"]), (where, s["samples"])
-        assert r["median"] == s["median"] > 0, where
+        check_measured(r, repeat)
     big = f"private-{max(counts)}"
     assert by[(big, "mount_ns")]["median"] > by[("base", "mount_ns")]["median"], \
         (by[(big, "mount_ns")]["median"], by[("base", "mount_ns")]["median"])
