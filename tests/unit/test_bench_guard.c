@@ -192,7 +192,7 @@ static void test_grid_refuses(void **state)
 	assert_non_null(strstr(table, "unavailable: the kernel said no"));
 	assert_non_null(strstr(table, "impossible: checksum mismatch"));
 	/* The refused row has no number: its median is "-". */
-	snprintf(line, sizeof(line), "\n%-13s %-15s %10s ", "here", "b", "-");
+	snprintf(line, sizeof(line), "\n%-16s %-15s %10s ", "here", "b", "-");
 	assert_non_null(strstr(table, line));
 	free(table);
 	st_grid_free(&g);
