@@ -4,7 +4,9 @@
 # and p99 per launch, for sandboxtime's default hardened launch, sandboxtime
 # doing only what unshare does (--no-init --seccomp=none --cap-add=ALL
 # --no-new-privileges=false), unshare and bwrap, each running /bin/true, in
-# the same hyperfine rounds (the commands' order rotating per round).
+# the same hyperfine rounds (the commands' order rotating per round). Each
+# round then runs `sandboxtime bench launch --repeat=1`, which times the
+# same four launches with its own clock: the two must agree.
 # bench/launch_rate_results.py writes OUTDIR/launch.json and prints it.
 #
 # Environment: BENCH_LAUNCH_ROUNDS (3), BENCH_LAUNCH_RUNS (200 per command
@@ -45,6 +47,7 @@ for ((r = 1; r <= ROUNDS; r++)); do
 	done
 	hyperfine -N --style basic --warmup 10 --runs "$RUNS" --export-json "$OUT/raw/launch.$r.json" \
 		"${args[@]}" >"$OUT/raw/launch.$r.log" 2>&1
+	"$ST" bench launch --repeat=1 -J -o "$OUT/raw/bl.$r.json"
 done
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$OUT/raw/meta.txt"
 python3 "$ROOT/bench/launch_rate_results.py" "$OUT/raw" "$OUT/launch.json"
