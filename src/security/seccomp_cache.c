@@ -19,7 +19,7 @@
 #include "sandboxtime/seccomp_filter.h"
 #include "sandboxtime/version.h"
 
-#define CACHE_MAGIC "STSECC2" /* 2: load_flags */
+#define CACHE_MAGIC "STSECC3" /* 2: load_flags; 3: reshaped programs (seccomp_reshape.c) */
 
 /* What a cache file holds before the instructions. */
 struct cache_header {
