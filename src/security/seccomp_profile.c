@@ -325,9 +325,10 @@ static int add_rule(scmp_filter_ctx ctx, json_t *rule, size_t idx, const struct 
 
 /*
  * libseccomp's program, searched by ranges of syscall numbers instead of one
- * number at a time (seccomp_reshape.c): the same verdicts in about half the
- * instructions, and seccomp(2) costs per instruction (conversion, JIT, the
- * action cache). A program of a shape it does not take stays as it is.
+ * number at a time (seccomp_reshape.c): the same verdicts in fewer
+ * instructions (the default profile: 1236 -> 308), and seccomp(2) costs per
+ * instruction (conversion, JIT, the action cache). A program it cannot
+ * take or would not shorten stays as libseccomp wrote it.
  */
 static void reshape(struct st_seccomp *out)
 {
