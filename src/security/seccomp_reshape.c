@@ -37,6 +37,8 @@
 #define OFF_NR ((uint32_t)offsetof(struct seccomp_data, nr))
 #define OFF_ARCH ((uint32_t)offsetof(struct seccomp_data, arch))
 
+#define MAX_CELLS (1u << 18)
+
 /* What A may hold at an instruction: zero (nothing loaded yet), nr, arch, or anything else. */
 enum { F_ZERO = 1, F_NR = 2, F_ARCH = 4, F_OTHER = 8 };
 
@@ -676,6 +678,13 @@ int st_seccomp_reshape(const struct sock_filter *in, size_t len, struct sock_fil
 	}
 	cuts_sort(&archc);
 	cuts_sort(&nrc);
+	/*
+	 * Every cell is walked, and checked on both ends in both programs: a
+	 * bound on the work for odd programs (libseccomp's default profile:
+	 * a few architectures times ~2,000 number cells).
+	 */
+	if ((uint64_t)archc.n * nrc.n > MAX_CELLS)
+		return -1;
 
 	/* Per architecture cell, the outcome of every number range; equal lists are one class. */
 	for (size_t i = 0; i < archc.n; i++) {
