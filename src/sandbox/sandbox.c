@@ -301,12 +301,31 @@ static int run(const struct st_sandbox_config *cfg, int own_pid_ns, struct outsi
 	}
 	st_steps_append(steps, &rep.steps);
 
-	ret = st_channel_check_exec(&ch, w, cfg->exec.argv[0], steps, err);
+	/*
+	 * With an init, the exec pipe is read once the sandbox has ended. The
+	 * workload's process writes its hardening report, the filter's step
+	 * and its exec status (EOF) into the pipe's buffer (3 kB of 64) without
+	 * waiting for us; read as they came, they woke sandboxtime three times
+	 * between the hardening and the exec, each wake-up paid by the
+	 * workload's process on the launch's critical path (an IPI here: the
+	 * report's write took 40 us traced, docs/bench-notes/24). Nothing is
+	 * lost meanwhile: a signal for the sandbox waits in the init's
+	 * signalfd until its vfork() returns at the exec, and a failure ends
+	 * the workload's process, then the init, with the error in the pipe.
+	 * Without an init the workload is our child and would take a forwarded
+	 * signal before its exec: there the pipe is read first.
+	 */
+	if (cfg->no_init) {
+		ret = st_channel_check_exec(&ch, w, cfg->exec.argv[0], steps, err);
+		if (ret < 0)
+			return ret;
+	}
+	ret = collect_result(cfg, &ch, pid, start, w, err);
 	if (ret < 0)
 		return ret;
-	ret = collect_result(cfg, &ch, pid, start, w, err);
-	if (ret == 0)
-		take_pid(&pid);
+	take_pid(&pid); /* reaped */
+	if (!cfg->no_init)
+		ret = st_channel_check_exec(&ch, w, cfg->exec.argv[0], steps, err);
 	return ret;
 }
 

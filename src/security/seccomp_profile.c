@@ -19,6 +19,7 @@
 #include "sandboxtime/caps.h"
 #include "sandboxtime/seccomp_filter.h"
 #include "sandboxtime/seccomp_profile.h"
+#include "sandboxtime/seccomp_reshape.h"
 
 /* Where in the profile a problem is: the file and a JSON path. */
 struct where {
@@ -322,6 +323,25 @@ static int add_rule(scmp_filter_ctx ctx, json_t *rule, size_t idx, const struct 
 	return ret;
 }
 
+/*
+ * libseccomp's program, searched by ranges of syscall numbers instead of one
+ * number at a time (seccomp_reshape.c): the same verdicts in fewer
+ * instructions (the default profile: 1236 -> 308), and seccomp(2) costs per
+ * instruction (conversion, JIT, the action cache). A program it cannot
+ * take or would not shorten stays as libseccomp wrote it.
+ */
+static void reshape(struct st_seccomp *out)
+{
+	struct sock_filter *shorter;
+	size_t len;
+
+	if (st_seccomp_reshape(out->prog, out->len, &shorter, &len) < 0)
+		return;
+	free(out->prog);
+	out->prog = shorter;
+	out->len = len;
+}
+
 /* seccomp_export_bpf writes to an fd (libseccomp 2.5): a memfd brings it back. */
 static int export_prog(scmp_filter_ctx ctx, struct st_seccomp *out, struct st_error *err)
 {
@@ -343,6 +363,7 @@ static int export_prog(scmp_filter_ctx ctx, struct st_seccomp *out, struct st_er
 	if (pread(fd, out->prog, (size_t)size, 0) != size)
 		return st_error_set(err, errno ? errno : EIO, "seccomp: reading the exported filter");
 	out->len = (size_t)size / sizeof(struct sock_filter);
+	reshape(out);
 	return 0;
 }
 

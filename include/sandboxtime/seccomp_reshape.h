@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef SANDBOXTIME_SECCOMP_RESHAPE_H
+#define SANDBOXTIME_SECCOMP_RESHAPE_H
+
+#include <linux/filter.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * A seccomp program rewritten to decide the same, in fewer instructions
+ * (seccomp_reshape.c): what the program decides from the architecture and
+ * the syscall number alone becomes a binary search over ranges of numbers
+ * with one outcome each; where it looks further (arguments), the original
+ * instructions from that point on are kept as they were.
+ *
+ * Returns 0 with the new program in *@out (malloc'd, *@out_len
+ * instructions), or -1 when the program is not of a shape this handles, the
+ * result would not be shorter, or the check of both programs on every
+ * boundary of the number ranges disagreed: then the caller keeps @in.
+ */
+int st_seccomp_reshape(const struct sock_filter *in, size_t len, struct sock_filter **out,
+		       size_t *out_len);
+
+/*
+ * The seccomp verdict of classic BPF @prog for one call (the kernel's
+ * struct seccomp_data: nr, arch, instruction_pointer, args[6]), as the
+ * kernel's interpreter would return it; -1 for an instruction seccomp does
+ * not allow or a jump out of the program. For tests and the check above.
+ */
+struct seccomp_data;
+int64_t st_seccomp_eval(const struct sock_filter *prog, size_t len, const struct seccomp_data *d);
+
+#endif
