@@ -80,9 +80,9 @@ def table(docs, meta, name, pinned):
 
 
 NOTES = {
-    "cgroup": "docs/bench-notes/24-grids.md",
-    "launch": "docs/bench-notes/24-grids.md",
-    "mounts": "docs/bench-notes/24-grids.md",
+    "cgroup": "docs/bench-notes/25-grids.md",
+    "launch": "docs/bench-notes/25-grids.md",
+    "mounts": "docs/bench-notes/25-grids.md",
 }
 
 
