@@ -80,9 +80,8 @@ def main():
     growth = statistics.median(r["backlog_growth_per_s"] for r in rows_of(net, 2))
     text = [
         "Medians of %d rounds (min\u2013max over rounds); 1000 sandboxes per row, every one with a user "
-        "namespace (how the backlog is counted); uid %s, kernel %s, load %s at the start, %s after "
-        "(other engineers were building on the 2 CPUs)." % (len(net), meta["uid"], meta["kernel"], meta["load"],
-                                                           meta["load after"]),
+        "namespace (how the backlog is counted); uid %s, kernel %s, load %s at the start, %s after."
+        % (len(net), meta["uid"], meta["kernel"], meta["load"], meta["load after"]),
         "Targets: `bench churn --count=1000 --parallel=2 --ns=net` reports within 60 s on 2 cores: "
         "%.1f s (max %.1f s); its overhead per sandbox over the bare clone loops of the same run under "
         "10%%: %.1f%% (min %.1f%%, max %.1f%%)." % (statistics.median(walls), max(walls), statistics.median(over),

@@ -3,7 +3,7 @@
 # for a places x operations bench (cgroup, launch, mounts, files, userns)
 # ROUNDS times, alternating unpinned and pinned (--cpu=0), each with
 # --repeat=REPEAT. bench/grid_bench_results.py writes OUTDIR/NAME.json in the
-# format of bench/results/ (tables NAME and NAME-pinned), or merges them into
+# format of bench/results/ (tables bench-NAME and bench-NAME-pinned), or merges them into
 # an existing results file with --merge.
 #
 # Environment: BENCH_GRID_ROUNDS (4), BENCH_GRID_REPEAT (10). Root where the

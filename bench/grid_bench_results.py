@@ -3,8 +3,8 @@
 
 grid_bench_results.py OUTDIR NAME [--merge RESULTS.json]
 
-One table per mode (NAME: unpinned, runs 0, 2, ...; NAME-pinned: pinned to
-CPU 0, runs 1, 3, ...), a row per place and a column per operation: each
+One table per mode (bench-NAME: unpinned, runs 0, 2, ...; bench-NAME-pinned:
+pinned to CPU 0, runs 1, 3, ...), a row per place and a column per operation: each
 cell the median of the runs' medians (min-max over runs) and its ratio over
 the first place's median of the same runs; a flag (bench cgroup's
 "throttled") is named with the figure it marks, an unavailable place or a
@@ -47,7 +47,7 @@ def cell(docs, place, op, first):
     return text
 
 
-def table(docs, meta, name, pinned):
+def table(docs, meta, name, pinned, nruns):
     places = list(dict.fromkeys(r["place"] for r in docs[0]["rows"]))
     ops = list(dict.fromkeys(r["op"] for r in docs[0]["rows"]))
     unit = {r["op"]: r.get("unit", docs[0]["config"]["unit"]) for r in docs[0]["rows"]}
@@ -63,9 +63,9 @@ def table(docs, meta, name, pinned):
     args = meta.get("args", "").strip()
     return {
         "title": "bench %s: %s" % (name, mode),
-        "command": "bash bench/grid_bench.sh build/sandboxtime %s OUTDIR%s   # sandboxtime bench %s --repeat=%d%s, "
-                   "alternately unpinned and --cpu=0" % (name, " " + args if args else "", name, c["repeat"],
-                                                         " " + args if args else ""),
+        "command": "BENCH_GRID_ROUNDS=%d BENCH_GRID_REPEAT=%d bash bench/grid_bench.sh build/sandboxtime %s OUTDIR%s"
+                   "   # sandboxtime bench %s, alternately unpinned and --cpu=0"
+                   % (nruns, c["repeat"], name, " " + args if args else "", name),
         "date": meta["date"], "commit": meta["commit"],
         "notes": NOTES.get(name, "docs/bench-notes/README.md"),
         "columns": ["place"] + ["%s (%s)" % (op, UNITS.get(unit[op], unit[op])) for op in ops],
@@ -94,7 +94,7 @@ def main():
     for pinned in (0, 1):
         docs = [runs[k] for k in sorted(runs) if k % 2 == pinned]
         if docs:
-            tables[name + ("-pinned" if pinned else "")] = table(docs, meta, name, pinned)
+            tables["bench-" + name + ("-pinned" if pinned else "")] = table(docs, meta, name, pinned, len(runs))
     if len(sys.argv) > 4 and sys.argv[3] == "--merge":
         dst = sys.argv[4]
         res = json.load(open(dst)) if os.path.exists(dst) else {"tables": {}}
