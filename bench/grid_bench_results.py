@@ -75,7 +75,8 @@ def table(docs, meta, name, pinned, nruns):
                  "warm-up round, the places interleaved) and its ratio over %s's; %s; uid %s, kernel %s; load %s "
                  "at the start, %s at the end." % (len(docs), c["repeat"], places[0], mode, meta.get("uid", "?"),
                                                     meta["kernel"], meta["load"], meta.get("load_end", "?"))]
-        + [d for d in docs[0]["notes"][:1]],
+        + ["The first run's summary, as sandboxtime printed it (one run, not the medians above): "
+           + d for d in docs[0]["notes"][:1]],
     }
 
 
