@@ -3,7 +3,8 @@
 # sandboxes started and completed per second one after another, with p50
 # and p99 per launch, for sandboxtime's default hardened launch, sandboxtime
 # doing only what unshare does (--no-init --seccomp=none --cap-add=ALL
-# --no-new-privileges=false), unshare and bwrap, each running /bin/true, in
+# --no-new-privileges=false), unshare and bwrap, each running /bin/true, and
+# /bin/true alone (the floor of any launch, and of each clock), in
 # the same hyperfine rounds (the commands' order rotating per round). Each
 # round then runs `sandboxtime bench launch --repeat=1`, which times the
 # same four launches with its own clock: the two must agree.
@@ -28,6 +29,7 @@ SPECS=(
 	"sandboxtime like unshare=$ST --repeat=0 --quiet --no-init --seccomp=none --cap-add=ALL --no-new-privileges=false --ns=$NS -- /bin/true"
 	"unshare=unshare --fork --pid --mount-proc --uts --ipc --net --mount true"
 	"bwrap=$BWRAP /bin/true"
+	"true=/bin/true"
 )
 mkdir -p "$OUT/raw"
 {

@@ -16,8 +16,10 @@
  * --no-new-privileges=false), `unshare` (util-linux) and `bwrap`
  * (bubblewrap, --unshare-all over a read-only /usr), each making the uts,
  * ipc, pid, mount and network namespaces (and a user namespace where the
- * caller is not root). A peer that is not installed, or that the kernel
- * refuses, is unavailable with the reason.
+ * caller is not root), and `true` (/bin/true with no sandbox: what a
+ * launch costs any launcher, and the yardstick of another tool's clock). A
+ * peer that is not installed, or that the kernel refuses, is unavailable
+ * with the reason.
  *
  * Each round launches ST_LAUNCH_PER_ROUND times per place; operations
  * (us): `mean` (launches per second: 1e6 / mean), `p50` and `p99` of that
@@ -32,6 +34,7 @@ enum st_launch_place {
 	ST_LAUNCH_SANDBOXTIME_BARE,
 	ST_LAUNCH_UNSHARE,
 	ST_LAUNCH_BWRAP,
+	ST_LAUNCH_TRUE, /* /bin/true alone: the launcher's own floor, no sandbox */
 	ST_LAUNCH_NPLACES,
 };
 

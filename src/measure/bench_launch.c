@@ -30,6 +30,7 @@ static const char *const places[ST_LAUNCH_NPLACES] = {
 	[ST_LAUNCH_SANDBOXTIME_BARE] = "sandboxtime-bare",
 	[ST_LAUNCH_UNSHARE] = "unshare",
 	[ST_LAUNCH_BWRAP] = "bwrap",
+	[ST_LAUNCH_TRUE] = "true",
 };
 
 static const char *const ops[NOPS] = { [OP_MEAN] = "mean", [OP_P50] = "p50", [OP_P99] = "p99" };
@@ -42,7 +43,7 @@ static const char method[] =
 	"sandboxtime-bare does only what unshare does (--no-init --seccomp=none --cap-add=ALL "
 	"--no-new-privileges=false); unshare is util-linux's unshare --fork --pid --mount-proc --uts "
 	"--ipc --net --mount; bwrap is bubblewrap's --unshare-all over a read-only /usr and a new "
-	"/proc. A launch is timed from before fork() to after its reap, output to /dev/null, and "
+	"/proc; true is /bin/true alone, no sandbox (the floor of any launch). A launch is timed from before fork() to after its reap, output to /dev/null, and "
 	"must exit 0. In rounds across places after one unrecorded round, each place's child made "
 	"100 launches; mean (launches per second: 1e6 / mean), p50 and p99 are of that round's "
 	"launches, in us, and a cell is their median over rounds.";
@@ -78,6 +79,7 @@ static void build_argv(struct st_bench_launch *b, int root)
 	memcpy(&a[n], (const char *[]){ "--fork", "--pid", "--mount-proc", "--uts", "--ipc", "--net",
 					"--mount", "/bin/true", NULL },
 	       9 * sizeof(char *));
+	memcpy(b->argv[ST_LAUNCH_TRUE], (const char *[]){ "/bin/true", NULL }, 2 * sizeof(char *));
 	memcpy(b->argv[ST_LAUNCH_BWRAP],
 	       (const char *[]){ b->bwrap, "--unshare-all", "--ro-bind", "/usr", "/usr", "--symlink",
 				 "usr/bin", "/bin", "--symlink", "usr/lib", "/lib", "--symlink",

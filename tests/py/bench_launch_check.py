@@ -2,7 +2,7 @@
 
 bench_launch_check.py FILE REPEAT [UNAVAILABLE=REASON...]
 
-Every place (sandboxtime, sandboxtime-bare, unshare, bwrap) has every
+Every place (sandboxtime, sandboxtime-bare, unshare, bwrap, true) has every
 operation (mean, p50, p99), in order. A place named UNAVAILABLE=REASON is
 unavailable and its reason holds REASON; every other figure is measured,
 positive, with REPEAT samples, and p50 <= p99 in each round of each place.
@@ -13,7 +13,7 @@ import sys
 
 from grid_rows import check_measured
 
-PLACES = ["sandboxtime", "sandboxtime-bare", "unshare", "bwrap"]
+PLACES = ["sandboxtime", "sandboxtime-bare", "unshare", "bwrap", "true"]
 OPS = ["mean", "p50", "p99"]
 
 
@@ -40,6 +40,11 @@ def main():
         p50, p99 = (by[(p, o)]["per_op"]["samples"] for o in ("p50", "p99"))
         for a, b in zip(p50, p99):
             assert a <= b, (p, a, b)
+    # A sandbox costs more than /bin/true alone, whichever launcher makes it.
+    floor = by[("true", "p50")]["median"]
+    for p in PLACES[:-1]:
+        if p not in gone:
+            assert by[(p, "p50")]["median"] > floor, (p, by[(p, "p50")]["median"], floor)
     assert d["notes"][0].startswith("On this machine sandboxtime launched "), d["notes"][0]
     assert " sandboxes per second " in d["notes"][0], d["notes"][0]
 
