@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
+#include <limits.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
@@ -14,18 +14,37 @@
 
 /*
  * execvpe() searches the PATH of the calling process, not of @envp: with a
- * config's process.env, CMD is looked up in the container's PATH (as runc
- * and crun do), or in glibc's default (/bin:/usr/bin) when it sets none,
- * never in the PATH sandboxtime was started with.
+ * config's process.env, CMD is looked up here in the container's PATH (as
+ * runc and crun do), or in glibc's default (/bin:/usr/bin) when it sets
+ * none, never in the PATH sandboxtime was started with. No allocation: this
+ * runs in the init's vfork()ed child, whose heap is the init's. Returns
+ * @name, or @buf holding the first executable match; NULL with errno set
+ * (EACCES when a match was not executable, as execvp says, else ENOENT).
  */
-static void use_workload_path(char *const *envp)
+static const char *workload_path(const char *name, char *const *envp, char *buf, size_t len)
 {
+	const char *path = "/bin:/usr/bin";
+	int denied = 0;
+
+	if (strchr(name, '/'))
+		return name;
 	for (char *const *e = envp; *e; e++)
-		if (strncmp(*e, "PATH=", 5) == 0) {
-			setenv("PATH", *e + 5, 1);
-			return;
+		if (strncmp(*e, "PATH=", 5) == 0)
+			path = *e + 5;
+	for (const char *p = path;; p += strcspn(p, ":") + 1) {
+		size_t dlen = strcspn(p, ":");
+		int n = snprintf(buf, len, "%.*s%s%s", (int)dlen, p, dlen ? "/" : "", name);
+
+		if (n > 0 && (size_t)n < len) {
+			if (access(buf, X_OK) == 0)
+				return buf;
+			denied |= errno == EACCES;
 		}
-	unsetenv("PATH");
+		if (!p[dlen])
+			break;
+	}
+	errno = denied ? EACCES : ENOENT;
+	return NULL;
 }
 
 void st_exec_workload(const struct st_exec_spec *spec, int exec_err_fd)
@@ -64,11 +83,15 @@ void st_exec_workload(const struct st_exec_spec *spec, int exec_err_fd)
 			_exit(ST_EXIT_FAILURE);
 	}
 	if (spec->envp) {
-		use_workload_path(spec->envp);
-		execvpe(spec->argv[0], spec->argv, spec->envp);
-	}
-	else
+		char buf[PATH_MAX];
+		const char *file = workload_path(spec->argv[0], spec->envp, buf, sizeof(buf));
+
+		/* A file with a slash: execvpe() searches nothing, and still runs a script without #! by sh. */
+		if (file)
+			execvpe(file, spec->argv, spec->envp);
+	} else {
 		execvp(spec->argv[0], spec->argv);
+	}
 	e = errno;
 	if (write(exec_err_fd, &e, sizeof(e)) != (ssize_t)sizeof(e))
 		_exit(ST_EXIT_FAILURE);

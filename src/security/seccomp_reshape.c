@@ -281,7 +281,8 @@ static void cuts_sort(struct cuts *c)
 	size_t n = 0;
 
 	cut_add(c, 0);
-	qsort(c->v, c->n, sizeof(*c->v), cmp_u32);
+	if (c->n) /* none when cut_add() could not allocate: qsort(NULL, 0) is undefined */
+		qsort(c->v, c->n, sizeof(*c->v), cmp_u32);
 	for (size_t i = 0; i < c->n; i++)
 		if (!n || c->v[n - 1] != c->v[i])
 			c->v[n++] = c->v[i];
@@ -728,7 +729,8 @@ int st_seccomp_reshape(const struct sock_filter *in, size_t len, struct sock_fil
 				tails = grown;
 				tails[ntails++] = classes[c].v[k].what;
 			}
-	qsort(tails, ntails, sizeof(*tails), cmp_u64);
+	if (ntails) /* qsort(NULL, 0) is undefined: a program with no argument checks has no tail */
+		qsort(tails, ntails, sizeof(*tails), cmp_u64);
 	{
 		size_t n = 0;
 
