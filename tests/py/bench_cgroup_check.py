@@ -8,9 +8,11 @@ unavailable, with the reason and what to do). Every place has every
 operation, in order; every measured figure is positive with REPEAT samples
 and none is refused (each page faulted once, each populated page resident).
 What the limits must show: under the cpu quota the cgroup was throttled
-(cpu.stat's nr_throttled, flagged) and a sleep waited for the next period
-(its slowest wake-up at least 10 ms late, where the host's p50 is well
-under 1 ms).
+(the kernel's own count, cpu.stat's nr_throttled, flagged), and no other
+place was. How late a sleep woke under the quota is a timing, left to
+bench/ (BENCHMARKS.md): on a loaded machine the spinner may not use up its
+quota before the sleeper wakes (a fresh Debian 12 saw 549 us), so a test
+cannot ask for a figure.
 """
 import json
 import sys
@@ -42,12 +44,9 @@ def main():
             assert r["median"] is None, where
             continue
         check_measured(r, repeat)
-    host_p50 = by[("host", "wakeup_p50")]["median"]
-    assert host_p50 < 1000, host_p50
     if mode == "all":
         q = by[("cpu-quota", "wakeup_max")]
         assert q["flag"] and q["flag"].startswith("throttled "), q["flag"]
-        assert q["median"] >= 10000, q["median"]
         for p in ("host", "cgroup", "memory-limit"):
             assert by[(p, "wakeup_max")]["flag"] is None, (p, by[(p, "wakeup_max")]["flag"])
         assert d["notes"][0].startswith("On this machine a page fault took"), d["notes"][0]
