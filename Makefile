@@ -84,14 +84,14 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 # sandboxtime-probe, the programs of `bench where`: one static binary that
 # runs unchanged on the host, in the sandbox, as a microVM's /init and under
 # qemu-user. Built for the host, and for aarch64 where Debian's cross
-# compiler is installed. Never sanitized: a sanitizer's runtime does not run
-# as pid 1 of a bare kernel. sandboxtime looks for it beside its own binary,
-# then in LIBEXECDIR.
+# compiler can link a static program. Never sanitized: a sanitizer's runtime
+# does not run as pid 1 of a bare kernel. sandboxtime looks for it beside its
+# own binary, then in LIBEXECDIR.
 PROBE_SRC := src/probe/where_probe.c
 PROBE_CFLAGS := -std=c17 -D_GNU_SOURCE -O2 -static $(WFLAGS)
 CROSS_CC_AARCH64 ?= aarch64-linux-gnu-gcc
-PROBES := $(BUILD)/sandboxtime-probe \
-	  $(if $(shell command -v $(CROSS_CC_AARCH64) 2>/dev/null),$(BUILD)/sandboxtime-probe-aarch64)
+PROBE_AARCH64 := $(BUILD)/sandboxtime-probe-aarch64
+PROBES := $(BUILD)/sandboxtime-probe $(BUILD)/probe-aarch64.stamp
 
 .PHONY: all deps demo check unit integration install uninstall clean bench
 all: $(BIN) $(PROBES)
@@ -101,10 +101,23 @@ $(BUILD)/sandboxtime-probe: $(PROBE_SRC) Makefile
 	@$(if $(Q),echo "  CC      $< (static)")
 	$(Q)$(CC) $(PROBE_CFLAGS) -o $@ $<
 
-$(BUILD)/sandboxtime-probe-aarch64: $(PROBE_SRC) Makefile
+# The aarch64 probe is optional: a cross compiler without its C library
+# (gcc-aarch64-linux-gnu without libc6-dev-arm64-cross, common where kernels
+# are cross-built) fails on its first #include. So the compiler must first
+# link a small static program; if it cannot, the build says in one line why
+# the probe is skipped, and goes on (bench where then reports the column
+# unavailable). The stamp keeps the try from running on every make.
+$(BUILD)/probe-aarch64.stamp: $(PROBE_SRC) Makefile
 	@mkdir -p $(dir $@)
-	@$(if $(Q),echo "  CC      $< (static, aarch64)")
-	$(Q)$(CROSS_CC_AARCH64) $(PROBE_CFLAGS) -o $@ $<
+	$(Q)rm -f $(PROBE_AARCH64) $@.try; \
+	if ! command -v $(CROSS_CC_AARCH64) >/dev/null 2>&1; then \
+		echo "  SKIP    $(notdir $(PROBE_AARCH64)): no $(CROSS_CC_AARCH64) on PATH (Debian: gcc-aarch64-linux-gnu libc6-dev-arm64-cross)"; \
+	elif ! printf 'int main(void) { return 0; }\n' | $(CROSS_CC_AARCH64) -static -x c -o $@.try - >/dev/null 2>&1; then \
+		echo "  SKIP    $(notdir $(PROBE_AARCH64)): $(CROSS_CC_AARCH64) cannot link a static program (is libc6-dev-arm64-cross installed?)"; \
+	else \
+		$(if $(Q),echo "  CC      $< (static, aarch64)";) \
+		$(CROSS_CC_AARCH64) $(PROBE_CFLAGS) -o $(PROBE_AARCH64) $< || exit 1; \
+	fi; rm -f $@.try; touch $@
 
 $(BUILD)/obj/%.o: src/%.c $(FLAGS_FILE)
 	@mkdir -p $(dir $@)
@@ -295,7 +308,8 @@ fuzz:
 install: $(BIN) $(PROBES)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(LIBEXECDIR)
 	install -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/sandboxtime
-	install -m 0755 $(PROBES) $(DESTDIR)$(LIBEXECDIR)/
+	install -m 0755 $(BUILD)/sandboxtime-probe $(DESTDIR)$(LIBEXECDIR)/
+	[ ! -e $(PROBE_AARCH64) ] || install -m 0755 $(PROBE_AARCH64) $(DESTDIR)$(LIBEXECDIR)/
 	install -m 0644 man/sandboxtime.1 $(DESTDIR)$(MANDIR)/man1/sandboxtime.1
 
 uninstall:
