@@ -71,9 +71,9 @@ Q := @
 endif
 
 # Sources sit in one folder per concern (src/cmd, src/net, ...; README's
-# Layout names them); every .c under src/ but main.c and src/probe/ (a
-# program of its own, below) is part of the library.
-LIB_SRCS := $(filter-out src/main.c src/probe/%,$(sort $(wildcard src/*.c src/*/*.c)))
+# Layout names them); every .c under src/ but main.c, src/probe/ and
+# src/buildtool/ (programs of their own, below) is part of the library.
+LIB_SRCS := $(filter-out src/main.c src/probe/% src/buildtool/%,$(sort $(wildcard src/*.c src/*/*.c)))
 LIB_OBJS := $(LIB_SRCS:src/%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/seccomp_default.o
 LIB := $(BUILD)/libsandboxtime.a
 BIN := $(BUILD)/sandboxtime
@@ -143,18 +143,41 @@ $(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(ST_CFLAGS) $(CFLAGS) -c -o $@ $<
 
+# The default profile's program, compiled at build time for Docker's
+# capabilities by sandboxtime-seccomp-gen (src/buildtool/seccomp_gen.c, the
+# library's own compiler) and carried in the binary, so that no run reads a
+# compiled program from a file a workload could have rewritten. It is not
+# part of the library (the generator links the library, with no program:
+# seccomp_builtin_none.c); the binary, the fault build and the unit tests
+# link it beside the library.
+SECCOMP_GEN := $(BUILD)/sandboxtime-seccomp-gen
+BUILTIN_OBJ := $(BUILD)/obj/gen/seccomp_builtin.o
+$(BUILD)/obj/buildtool/%.o: src/buildtool/%.c $(FLAGS_FILE)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(ST_CFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(SECCOMP_GEN): $(BUILD)/obj/buildtool/seccomp_gen.o $(BUILD)/obj/buildtool/seccomp_builtin_none.o $(LIB)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(ST_BIN_LIBS)
+
+$(BUILD)/gen/seccomp_builtin.c: $(SECCOMP_GEN)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  GEN     $@")
+	$(Q)$(SECCOMP_GEN) > $@.tmp && mv $@.tmp $@
+
 $(LIB): $(LIB_OBJS)
 	@$(if $(Q),echo "  AR      $@")
 	$(Q)rm -f $@ && ar rcs $@ $^
 
 # Makefile too: the link flags (ST_BIN_LIBS) live here, outside build-flags.
-$(BIN): $(BUILD)/obj/main.o $(LIB) Makefile
+$(BIN): $(BUILD)/obj/main.o $(BUILTIN_OBJ) $(LIB) Makefile
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(BUILD)/obj/main.o $(LIB) $(ST_BIN_LIBS)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(BUILD)/obj/main.o $(BUILTIN_OBJ) $(LIB) $(ST_BIN_LIBS)
 
 # The same program with fault injection compiled in (SANDBOXTIME_FAULT=STEP,
 # see steps.h), for tests/integration/faults.sh only; never installed.
-FAULT_OBJS := $(patsubst $(BUILD)/obj/%,$(BUILD)/obj-faults/%,$(LIB_OBJS) $(BUILD)/obj/main.o)
+FAULT_OBJS := $(patsubst $(BUILD)/obj/%,$(BUILD)/obj-faults/%,$(LIB_OBJS) $(BUILD)/obj/main.o $(BUILTIN_OBJ))
 FAULT_BIN := $(BUILD)/sandboxtime-faults
 
 $(BUILD)/obj-faults/%.o: src/%.c $(FLAGS_FILE)
@@ -175,12 +198,12 @@ fault-bin: $(FAULT_BIN)
 
 # Unit tests may wrap syscalls with -Wl,--wrap=NAME: a test file lists the
 # names it wraps in a line "// WRAP: name name".
-$(BUILD)/tests/%: tests/unit/%.c $(LIB) $(FLAGS_FILE)
+$(BUILD)/tests/%: tests/unit/%.c $(BUILTIN_OBJ) $(LIB) $(FLAGS_FILE)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(ST_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< \
 		$(patsubst %,-Wl$(,)--wrap=%,$(shell sed -n 's|^// WRAP: ||p' $<)) \
-		$(LIB) $(ST_LIBS) $(shell pkg-config --libs cmocka 2>/dev/null)
+		$(BUILTIN_OBJ) $(LIB) $(ST_LIBS) $(shell pkg-config --libs cmocka 2>/dev/null)
 
 # Installs the Debian packages a target needs, then builds (fresh machines).
 deps:
@@ -267,7 +290,8 @@ FUZZ_CFLAGS := -std=c17 -D_GNU_SOURCE -Iinclude -Wall -Wextra -Werror -Wno-unuse
 	       -O1 -g $(FUZZ_SAN) $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 FUZZ_TARGETS := $(patsubst fuzz/%.c,%,$(wildcard fuzz/fuzz_*.c))
 FUZZ_BINS := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/%)
-FUZZ_OBJS := $(LIB_SRCS:src/%.c=$(FUZZ_BUILD)/obj/%.o) $(FUZZ_BUILD)/obj/gen/seccomp_default.o
+FUZZ_OBJS := $(LIB_SRCS:src/%.c=$(FUZZ_BUILD)/obj/%.o) $(FUZZ_BUILD)/obj/gen/seccomp_default.o \
+	     $(FUZZ_BUILD)/obj/buildtool/seccomp_builtin_none.o
 
 $(FUZZ_BUILD)/obj/%.o: src/%.c
 	@mkdir -p $(dir $@)
@@ -319,4 +343,4 @@ uninstall:
 clean:
 	rm -rf $(BUILD)
 
--include $(LIB_OBJS:.o=.d) $(BUILD)/obj/main.d $(FAULT_OBJS:.o=.d) $(FUZZ_OBJS:.o=.d)
+-include $(LIB_OBJS:.o=.d) $(BUILD)/obj/main.d $(BUILD)/obj/buildtool/seccomp_gen.d $(FAULT_OBJS:.o=.d) $(FUZZ_OBJS:.o=.d)

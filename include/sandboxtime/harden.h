@@ -14,6 +14,7 @@ struct st_hardening {
 	uint64_t caps;                    /* capability mask (caps.h) */
 	int no_new_privs;                 /* PR_SET_NO_NEW_PRIVS */
 	const struct st_seccomp *seccomp; /* NULL or empty: no filter */
+	int from_config;                  /* decided by a --config bundle (else sandboxtime's defaults) */
 };
 
 /*

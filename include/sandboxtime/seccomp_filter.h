@@ -6,7 +6,6 @@
 #include <stdint.h>
 
 #include "sandboxtime/error.h"
-#include "sandboxtime/seccomp_cache.h"
 
 /*
  * A seccomp profile in the OCI runtime-spec / Docker JSON format, compiled
@@ -16,7 +15,11 @@
  * compile than all the namespaces together, and only loading is per process.
  *
  * The entry points are here (seccomp_filter.c); the JSON-to-BPF compiler is
- * seccomp_profile.c and the cache of compiled programs seccomp_cache.c.
+ * seccomp_profile.c. The default profile for Docker's capability set is
+ * compiled once, at build time, into the binary (st_seccomp_builtin); every
+ * other profile is compiled by each run. Nothing is cached in a file: a
+ * file that a run reads back is a file a sandboxed workload may rewrite
+ * (docs/DESIGN.md, "State that outlives a run").
  */
 struct st_seccomp {
 	char source[256]; /* "default", or the profile's path; "" when none */
@@ -25,17 +28,34 @@ struct st_seccomp {
 	size_t rules;     /* syscall rules added */
 	size_t unknown;   /* syscall names this libseccomp and arch do not know: skipped */
 	char unknown_names[256];
-	int cache;        /* ST_SECCOMP_CACHE_*: where the program came from */
+	int origin;       /* ST_SECCOMP_*: where the program came from */
 	unsigned int load_flags; /* SECCOMP_FILTER_FLAG_*: given to seccomp(2) when loading */
 };
 
 enum {
-	ST_SECCOMP_CACHE_OFF,  /* no private cache directory: compiled */
-	ST_SECCOMP_CACHE_MISS, /* compiled, then stored */
-	ST_SECCOMP_CACHE_HIT,  /* read back: no parsing, no compiling */
+	ST_SECCOMP_COMPILED, /* parsed and compiled by this run */
+	ST_SECCOMP_BUILTIN,  /* the default profile's program, compiled at build time */
 };
 
-extern const char *const st_seccomp_cache_names[3];
+/* "compiled", "built-in": the report's seccomp.program. */
+extern const char *const st_seccomp_origin_names[2];
+
+/*
+ * The default profile compiled for Docker's default capabilities (@caps)
+ * by src/buildtool/seccomp_gen.c at build time; prog is NULL where the
+ * build carries none (the generator itself, the fuzz targets).
+ */
+struct st_seccomp_builtin {
+	uint64_t caps;
+	const void *prog; /* const struct sock_filter[len] */
+	size_t len;
+	size_t rules;
+	size_t unknown;
+	unsigned int load_flags;
+	const char *unknown_names;
+};
+
+extern const struct st_seccomp_builtin st_seccomp_builtin;
 
 /* The built-in default profile (configs/seccomp/default.json, embedded at build). */
 extern const char st_seccomp_default_json[];
@@ -43,9 +63,8 @@ extern const size_t st_seccomp_default_json_len;
 
 /*
  * Compiles @spec: "default", "none" (out->prog stays NULL) or a profile file.
- * A program compiled before from the same bytes, on the same architecture,
- * libseccomp and sandboxtime, is read back from the user's private cache
- * instead (out->cache says which).
+ * "default" with the capabilities the built-in program was compiled for
+ * takes that program instead (out->origin says which).
  * @caps are the workload's capabilities, against which a Docker profile's
  * includes/excludes conditions are judged.
  * Errors name the file, the JSON path and the problem:
@@ -53,16 +72,13 @@ extern const size_t st_seccomp_default_json_len;
  */
 int st_seccomp_compile(const char *spec, uint64_t caps, struct st_seccomp *out, struct st_error *err);
 
-/* Compiles a profile held in memory, named @name in errors; no cache (seccomp_profile.c). */
+/* Compiles a profile held in memory (a config.json's linux.seccomp), named @name in errors (seccomp_profile.c). */
 int st_seccomp_compile_json(const char *json, size_t len, const char *name, uint64_t caps,
 			    struct st_seccomp *out, struct st_error *err);
 
-/*
- * The same, through the cache of compiled programs (a config.json's
- * linux.seccomp): a repeat launch only reads the program back.
- */
-int st_seccomp_compile_cached_json(const char *json, size_t len, const char *name, uint64_t caps,
-				   struct st_seccomp *out, struct st_error *err);
+/* "sha256:" and the hex digest of @f's program as loaded, into @buf (ST_SECCOMP_DIGEST_LEN). */
+#define ST_SECCOMP_DIGEST_LEN (7 + 64 + 1)
+void st_seccomp_digest(const struct st_seccomp *f, char *buf, size_t len);
 
 /* Loads the compiled program into the calling process (needs no_new_privs or CAP_SYS_ADMIN). */
 int st_seccomp_load(const struct st_seccomp *f, struct st_error *err);

@@ -17,21 +17,28 @@
  * before anything is measured: a bad capability name or profile costs
  * nothing, and the compile step (which can exceed all the namespaces
  * together) is timed on its own.
+ *
+ * Who decides: with --config, the config, as runc and crun read it (no
+ * linux.seccomp: no filter; no process.capabilities: none; no
+ * noNewPrivileges: off), so that a bundle runs as it would under them;
+ * without one, sandboxtime's defaults (Docker's capabilities, no_new_privs,
+ * the default profile). Options given on the command line edit either.
  */
-/* The config's seccomp profile, or the one --seccomp names (it wins). */
 static int compile_filter(const struct st_run_opts *o, const struct st_oci *oci, uint64_t caps,
 			  struct st_seccomp *sc, struct st_error *err)
 {
 	_cleanup_free_ char *json = NULL;
 	char name[300];
 
-	if (!oci->seccomp || (o->given & ST_GIVEN_SECCOMP))
+	if (!o->config || (o->given & ST_GIVEN_SECCOMP))
 		return st_seccomp_compile(o->seccomp, caps, sc, err);
+	if (!oci->seccomp)
+		return st_seccomp_compile("none", caps, sc, err);
 	json = json_dumps(oci->seccomp, JSON_COMPACT);
 	if (!json)
 		return st_error_set(err, ENOMEM, "--config: linux.seccomp");
 	snprintf(name, sizeof(name), "%s: .linux.seccomp", o->config);
-	return st_seccomp_compile_cached_json(json, strlen(json), name, caps, sc, err);
+	return st_seccomp_compile_json(json, strlen(json), name, caps, sc, err);
 }
 
 static int prepare_hardening(const struct st_run_opts *o, const struct st_oci *oci, struct st_hardening *h,
@@ -41,8 +48,8 @@ static int prepare_hardening(const struct st_run_opts *o, const struct st_oci *o
 	uint64_t t0;
 	int ret;
 
-	/* --cap-add/--cap-drop edit Docker's set; without them, the config's bounding set. */
-	h->caps = oci->has_caps && !(o->given & ST_GIVEN_CAPS) ? oci->caps : st_caps_default();
+	h->from_config = o->config != NULL;
+	h->caps = !o->config ? st_caps_default() : oci->has_caps ? oci->caps : 0;
 	h->no_new_privs = o->no_new_privs;
 	ret = st_caps_edit(&h->caps, o->cap_drop, o->cap_add, err);
 	if (ret < 0)
@@ -54,10 +61,10 @@ static int prepare_hardening(const struct st_run_opts *o, const struct st_oci *o
 	if (ret < 0)
 		return ret;
 	if (sc->prog)
-		st_steps_add(steps, sc->cache == ST_SECCOMP_CACHE_HIT ? "seccomp_cache_read" : "seccomp_compile",
+		st_steps_add(steps, sc->origin == ST_SECCOMP_BUILTIN ? "seccomp_builtin" : "seccomp_compile",
 			     st_now_ns() - t0);
 	h->seccomp = sc;
-	if (!o->no_new_privs)
+	if (!o->no_new_privs && (o->given & ST_GIVEN_NNP))
 		fprintf(stderr, "sandboxtime: warning: --no-new-privileges=false: setuid and file-capability programs in the sandbox can gain privileges\n");
 	/* Like runc: names this libseccomp or arch does not know are skipped, and said once. */
 	if (sc->unknown) {
@@ -103,8 +110,9 @@ static int apply_config(const struct st_run_opts *o, struct st_oci *oci, struct 
 														: ST_NET_HOST;
 		eff->net.join = oci->net_path;
 	}
-	if (oci->has_nnp && !(o->given & ST_GIVEN_NNP))
-		eff->no_new_privs = oci->nnp;
+	/* runc's default: without noNewPrivileges, off. */
+	if (!(o->given & ST_GIVEN_NNP))
+		eff->no_new_privs = oci->has_nnp && oci->nnp;
 	if (eff->hostname && !(eff->measure.ns_mask & ST_LAYER_BIT(ST_LAYER_UTS)))
 		return st_error_usage(err, "--config: a hostname needs the uts namespace");
 	return 0;

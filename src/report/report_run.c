@@ -95,17 +95,20 @@ static json_t *security_json(const struct st_hardening *h, int in_userns)
 	st_caps_format(h->caps, names, sizeof(names));
 	append_words(caps, names);
 	if (sc && sc->prog) {
-		char list[sizeof(sc->unknown_names)];
+		char list[sizeof(sc->unknown_names)], digest[ST_SECCOMP_DIGEST_LEN];
 		json_t *unknown = json_array();
 
 		snprintf(list, sizeof(list), "%s", sc->unknown_names);
 		append_words(unknown, list);
-		filter = json_pack("{s:s,s:I,s:I,s:o,s:s}", "profile", sc->source, "rules", (json_int_t)sc->rules,
-				   "instructions", (json_int_t)sc->len, "unknown_syscalls", unknown, "cache",
-				   st_seccomp_cache_names[sc->cache]);
+		/* Counted and digested from the program handed to seccomp(2), never from where it came from. */
+		st_seccomp_digest(sc, digest, sizeof(digest));
+		filter = json_pack("{s:s,s:I,s:I,s:s,s:o,s:s}", "profile", sc->source, "rules", (json_int_t)sc->rules,
+				   "instructions", (json_int_t)sc->len, "digest", digest, "unknown_syscalls", unknown,
+				   "program", st_seccomp_origin_names[sc->origin]);
 	}
-	return json_pack("{s:o,s:s,s:b,s:o}", "capabilities", caps, "capabilities_scope",
-			 in_userns ? "user namespace" : "host", "no_new_privs", h->no_new_privs, "seccomp", filter);
+	return json_pack("{s:s,s:o,s:s,s:b,s:o}", "from", h->from_config ? "config" : "defaults", "capabilities",
+			 caps, "capabilities_scope", in_userns ? "user namespace" : "host", "no_new_privs",
+			 h->no_new_privs, "seccomp", filter);
 }
 
 static double tv_us(struct timeval tv)
@@ -193,10 +196,17 @@ static void print_security(const struct st_hardening *h, int in_userns, FILE *ou
 	st_caps_format(h->caps, caps, sizeof(caps));
 	fprintf(out, "\nsecurity: capabilities %s%s; no_new_privs %s; seccomp ", caps[0] ? caps : "none",
 		in_userns ? " (in the user namespace)" : "", h->no_new_privs ? "on" : "off");
-	if (sc && sc->prog)
-		fprintf(out, "%s (%zu rules, %zu instructions)\n", sc->source, sc->rules, sc->len);
-	else
-		fputs("none\n", out);
+	if (sc && sc->prog) {
+		char digest[ST_SECCOMP_DIGEST_LEN];
+
+		st_seccomp_digest(sc, digest, sizeof(digest));
+		/* The digest cut to 12 hex digits, as git shortens a hash; the JSON has all of it. */
+		fprintf(out, "%s (%zu rules, %zu instructions, %s, %.19s)", sc->source, sc->rules, sc->len,
+			st_seccomp_origin_names[sc->origin], digest);
+	} else {
+		fputs("none", out);
+	}
+	fprintf(out, "; from %s\n", h->from_config ? "the config" : "sandboxtime's defaults");
 }
 
 static void print_workload(const struct st_workload *w, FILE *out)

@@ -3,7 +3,7 @@
  * The security layer's one entry: what the workload's process gives up, and
  * in which order (no_new_privs, the seccomp filter, capabilities). The parts
  * are caps.c (capability sets, libcap), seccomp_filter.c (the filter:
- * compiled by seccomp_profile.c, cached by seccomp_cache.c, loaded there).
+ * built in or compiled by seccomp_profile.c, loaded there).
  */
 #include <sys/prctl.h>
 

@@ -1,24 +1,25 @@
 // SPDX-License-Identifier: MIT
 /*
  * The seccomp filter a sandbox gets: the profile's bytes (embedded default
- * or a file), its program from the cache (seccomp_cache.c) or compiled
- * (seccomp_profile.c) and stored, and loading it with seccomp(2).
+ * or a file), its program built in (the default for Docker's capabilities)
+ * or compiled (seccomp_profile.c), and loading it with seccomp(2).
  */
 #include <fcntl.h>
 #include <jansson.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "sandboxtime/seccomp_cache.h"
 #include "sandboxtime/seccomp_filter.h"
 #include "sandboxtime/seccomp_profile.h"
+#include "sandboxtime/sha256.h"
 
-const char *const st_seccomp_cache_names[3] = { "off", "miss", "hit" };
+const char *const st_seccomp_origin_names[2] = { "compiled", "built-in" };
 
 #define MAX_PROFILE (4u << 20)
 
@@ -55,36 +56,41 @@ static int profile_bytes(const char *spec, char **bytes, size_t *len, struct st_
 	return 0;
 }
 
-/*
- * The program of profile @bytes: from the cache when it holds one for these
- * bytes and capabilities, else parsed and compiled, and stored. @what
- * prefixes a JSON syntax error ("--seccomp: " or "").
- */
+/* The profile's program, parsed and compiled. @what prefixes a JSON syntax error ("--seccomp: " or ""). */
 static int compile_bytes(const char *bytes, size_t len, const char *file, const char *what,
 			 uint64_t caps, struct st_seccomp *out, struct st_error *err)
 {
-	char dir[512], path[600];
 	json_auto_t *doc = NULL;
 	json_error_t jerr;
-	uint64_t key = st_seccomp_cache_key(bytes, len, caps);
-	int ret;
 
-	if (st_seccomp_cache_dir(dir, sizeof(dir)) == 0) {
-		st_seccomp_cache_path(path, sizeof(path), dir, key);
-		out->cache =
-		    st_seccomp_cache_read(path, key, out) == 0 ? ST_SECCOMP_CACHE_HIT : ST_SECCOMP_CACHE_MISS;
-	}
-	if (out->cache == ST_SECCOMP_CACHE_HIT)
-		return 0;
+	out->origin = ST_SECCOMP_COMPILED;
 	doc = json_loadb(bytes, len, 0, &jerr);
 	if (!doc)
 		return st_error_usage(err, "%s%s:%d: %s", what, file, jerr.line, jerr.text);
-	ret = st_seccomp_profile_compile(doc, file, caps, out, err);
-	if (ret == 0 && out->cache == ST_SECCOMP_CACHE_MISS) {
-		st_seccomp_cache_write(path, key, out);
-		st_seccomp_cache_trim(dir, ST_SECCOMP_CACHE_KEEP);
-	}
-	return ret;
+	return st_seccomp_profile_compile(doc, file, caps, out, err);
+}
+
+/*
+ * The built-in program, when it is the one asked for: the default profile
+ * with the capabilities it was compiled for (another set changes the
+ * profile's includes/excludes, so it is compiled). A copy, so that the
+ * caller frees every program alike.
+ */
+static int take_builtin(uint64_t caps, struct st_seccomp *out)
+{
+	const struct st_seccomp_builtin *b = &st_seccomp_builtin;
+	size_t bytes = b->len * sizeof(struct sock_filter);
+
+	if (!b->prog || b->caps != caps || !(out->prog = malloc(bytes)))
+		return 0;
+	memcpy(out->prog, b->prog, bytes);
+	out->len = b->len;
+	out->rules = b->rules;
+	out->unknown = b->unknown;
+	out->load_flags = b->load_flags;
+	snprintf(out->unknown_names, sizeof(out->unknown_names), "%s", b->unknown_names);
+	out->origin = ST_SECCOMP_BUILTIN;
+	return 1;
 }
 
 int st_seccomp_compile(const char *spec, uint64_t caps, struct st_seccomp *out,
@@ -99,6 +105,8 @@ int st_seccomp_compile(const char *spec, uint64_t caps, struct st_seccomp *out,
 	if (strcmp(spec, "none") == 0)
 		return 0;
 	snprintf(out->source, sizeof(out->source), "%s", spec);
+	if (strcmp(spec, "default") == 0 && take_builtin(caps, out))
+		return 0;
 	ret = profile_bytes(spec, &bytes, &len, err);
 	if (ret < 0)
 		return ret;
@@ -108,12 +116,12 @@ int st_seccomp_compile(const char *spec, uint64_t caps, struct st_seccomp *out,
 	return ret;
 }
 
-int st_seccomp_compile_cached_json(const char *json, size_t len, const char *name, uint64_t caps,
-				   struct st_seccomp *out, struct st_error *err)
+void st_seccomp_digest(const struct st_seccomp *f, char *buf, size_t len)
 {
-	memset(out, 0, sizeof(*out));
-	snprintf(out->source, sizeof(out->source), "%s", name);
-	return compile_bytes(json, len, name, "", caps, out, err);
+	char hex[ST_SHA256_HEX];
+
+	st_sha256_hex(f->prog, f->len * sizeof(struct sock_filter), hex);
+	snprintf(buf, len, "sha256:%s", hex);
 }
 
 int st_seccomp_load(const struct st_seccomp *f, struct st_error *err)

@@ -298,7 +298,7 @@ if is_root && [ -x "$ST_TMP/sandboxtime-faults" ]; then
 	write_config "$FCFG" '{"memory": {"limit": 67108864}, "pids": {"limit": 100}}'
 	"$ST_BIN" --repeat=0 --config="$FCFG" --cgroup -J -o "$ST_TMP/steps.json" -- true 2>/dev/null
 	for s in seccomp_compile $(steps_of_report "$ST_TMP/steps.json" 2>/dev/null); do
-		case $s in cgroup_rmdir|seccomp_cache_read) ;; *) [[ " ${fault_steps[*]-} " == *" $s "* ]] || fault_steps+=("$s") ;; esac
+		case $s in cgroup_rmdir|seccomp_builtin) ;; *) [[ " ${fault_steps[*]-} " == *" $s "* ]] || fault_steps+=("$s") ;; esac
 	done
 fi
 

@@ -73,10 +73,10 @@ declare -a cases
 for mode in root nobody; do
 	for net in none veth bridge; do
 		for step in seccomp_compile $(steps_of "$mode" "$net"); do
-			# (without a cache, the run's own steps name seccomp_compile too)
+			# (a compiled profile's own steps name seccomp_compile too)
 			case $step in
 			veth_delete|bridge_delete) ;;       # teardown: below
-			seccomp_cache_read) ;;              # the same point as seccomp_compile
+			seccomp_builtin) ;;                 # the same point as seccomp_compile
 			seccomp_compile) [[ " ${cases[*]-} " == *" $mode $net seccomp_compile "* ]] || cases+=("$mode $net $step") ;;
 			*) cases+=("$mode $net $step") ;;
 			esac

@@ -2,13 +2,14 @@
 # The security layers: what the workload gives up (capabilities, no_new_privs,
 # a seccomp filter), checked from INSIDE the sandbox: /proc/self/status and
 # syscalls made by a python3 probe (ctypes: libc.syscall and get_errno), as
-# root and as nobody. Then bad input (capability names, profiles), the cache
-# of compiled programs, the JSON `security` object and steps, and `layers`
+# root and as nobody. Then bad input (capability names, profiles), the state
+# a run leaves (none a later sandbox trusts), the program the kernel holds,
+# the JSON `security` object and steps, and `layers`
 # refusing these options. x86_64 syscall numbers; elsewhere every test skips.
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/../lib.sh" "$1"
 
-PLAN=97
+PLAN=96
 plan $PLAN
 
 # The probe's syscall numbers are x86_64's.
@@ -424,166 +425,124 @@ each_mode "bad profile: names not an array" t_bad_profile names \
 each_mode "bad profile: a file that does not exist" t_missing_profile
 
 # ---------------------------------------------------------------------------
-# The cache of compiled programs: as nobody, in a cache directory of the
-# test's own (XDG_CACHE_HOME), so that every test starts empty.
+# State that outlives a run: none that a later sandbox trusts. The default
+# profile's program is built into the binary, every other profile is
+# compiled by its run; a workload that writes where a cache of compiled
+# programs used to be changes nothing for the next sandbox.
 
-# cache_home [MODE]: a fresh XDG_CACHE_HOME for nobody; with MODE, its
-# sandboxtime directory is made already, with that mode.
-cache_home() {
-	local d
-	d=$(mktemp -d "$ST_TMP/xdg.XXXXXX") && chown nobody "$d" && chmod 700 "$d" || return 1
-	if [ -n "${1:-}" ]; then
-		mkdir "$d/sandboxtime" && chown nobody "$d/sandboxtime" && chmod "$1" "$d/sandboxtime" || return 1
-	fi
-	echo "$d"
+# The places a cache once was, for MODE; every one a run of MODE can reach.
+old_cache_dirs() {
+	echo "/tmp/sandboxtime-$(mode_uid "$1")"
+	if [ "$1" = nobody ]; then echo "$XDG/sandboxtime"; else echo /var/cache/sandboxtime; fi
 }
 
-# cache_run XDG ARG...: the probe as nobody with XDG_CACHE_HOME=XDG and a
-# JSON report in $REPORT.
-cache_run() {
-	local xdg=$1; shift
-	REPORT=$REPORTS/cache-$RANDOM$RANDOM.json
-	XDG_CACHE_HOME=$xdg st_run nobody --repeat=0 -J -o "$REPORT" "$@" -- "$ST_PY" "$PROBE" || return 1
-	expect_rc 0 && expect_clean
-}
-
-# want_cache STATE STEP: the report says cache STATE, and the first step is STEP.
-want_cache() {
-	json_check "$REPORT" "
-sc = d['security']['seccomp']
-assert sc.get('cache') == '$1', 'cache: %r' % sc.get('cache')
-steps = [x['step'] for x in d['steps']]
-assert steps[0] == '$2', 'first step: %s' % steps
-assert d['steps'][0]['us'] > 0, 'step %s: us %r' % (steps[0], d['steps'][0]['us'])"
-}
-
-t_cache_hit() {
-	local xdg
-	xdg=$(cache_home) || return 1
-	cache_run "$xdg" || return 1
-	want_cache miss seccomp_compile && want keyctl "errno 1" || return 1
-	[ "$(find "$xdg/sandboxtime" -name 'seccomp-*.bpf' | wc -l)" -eq 1 ] ||
-		{ echo "expected one program in the cache:"; ls -la "$xdg/sandboxtime"; return 1; }
-	cache_run "$xdg" || return 1
-	want_cache hit seccomp_cache_read && want Seccomp 2 && want keyctl "errno 1" && want clone3 "errno 38" &&
-		want getppid ok
-}
-
-# Read back, a program keeps what the report says of it: rules, unknown names.
-t_cache_unknown_names() {
-	local xdg file
-	xdg=$(cache_home) || return 1
-	file=$(profile cache-unknown '{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [{"names": ["no_such_call", "getppid"], "action": "SCMP_ACT_ERRNO", "errnoRet": 97}]}') || return 1
-	cache_run "$xdg" --seccomp="$file" && want_cache miss seccomp_compile || return 1
-	cache_run "$xdg" --seccomp="$file" && want_cache hit seccomp_cache_read && want getppid "errno 97" || return 1
-	grep -q 'warning.*no_such_call' "$ST_ERR" || { echo "no warning on a cache hit"; st_show; return 1; }
-	json_check "$REPORT" "
-sc = d['security']['seccomp']
-assert sc['unknown_syscalls'] == ['no_such_call'], 'unknown_syscalls: %r' % sc['unknown_syscalls']
-assert sc['rules'] == 1 and sc['profile'] == '$file', 'seccomp: %r' % sc"
-}
-
-# The key is the profile's bytes, not its name: a changed file is compiled anew.
-t_cache_changed_profile() {
-	local xdg file
-	xdg=$(cache_home) || return 1
-	file=$(profile cache-changing '{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [{"names": ["getppid"], "action": "SCMP_ACT_ERRNO", "errnoRet": 99}]}') || return 1
-	cache_run "$xdg" --seccomp="$file" && want getppid "errno 99" || return 1
-	profile cache-changing '{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [{"names": ["getppid"], "action": "SCMP_ACT_ERRNO", "errnoRet": 98}]}' >/dev/null || return 1
-	cache_run "$xdg" --seccomp="$file" && want_cache miss seccomp_compile && want getppid "errno 98"
-}
-
-# A directory that others may enter or write is not trusted: no cache at all.
-t_cache_open_dir() {
-	local xdg
-	xdg=$(cache_home 0777) || return 1
-	cache_run "$xdg" && want_cache off seccomp_compile || return 1
-	cache_run "$xdg" && want_cache off seccomp_compile && want keyctl "errno 1" || return 1
-	[ -z "$(ls -A "$xdg/sandboxtime")" ] || { echo "written to a directory open to others:"; ls -la "$xdg/sandboxtime"; return 1; }
-}
-
-# Nor one that is not the user's own (root's, here).
-t_cache_foreign_dir() {
-	local xdg
-	xdg=$(cache_home 0700) && chown root "$xdg/sandboxtime" || return 1
-	cache_run "$xdg" && want_cache off seccomp_compile
-}
-
-# A cache file cut short (a crash, a full disk) is a miss, never a bad filter.
-t_cache_truncated() {
-	local xdg f
-	xdg=$(cache_home) || return 1
-	cache_run "$xdg" || return 1
-	for f in "$xdg"/sandboxtime/seccomp-*.bpf; do
-		truncate -s 300 "$f" || return 1
+# Removes what poison.py wrote (and the directories it made) after the test,
+# and puts back the files it rewrote.
+unpoison() {
+	local d f
+	for f in "$BACKUP"/*; do
+		[ -f "$f" ] && cp "$f" "/$(basename "$f" | tr % /)"
 	done
-	cache_run "$xdg" && want_cache miss seccomp_compile && want keyctl "errno 1" && want Seccomp 2 || return 1
-	cache_run "$xdg" && want_cache hit seccomp_cache_read && want keyctl "errno 1"
+	for d in $(old_cache_dirs "$1"); do
+		rm -f "$d/seccomp-0000000000000000.bpf" "$d/seccomp-ffffffffffffffff.bpf"
+		[[ " $MADE " == *" $d "* ]] && rmdir "$d" 2>/dev/null
+	done
+	return 0
 }
 
-# A user with no home of its own and no XDG_CACHE_HOME caches in
-# /tmp/sandboxtime-UID, made 0700 and its own; a profile of this test's own
-# makes the first run a miss whatever other runs left there.
-t_cache_tmp_fallback() (
-	local file d owner mode
-	d=/tmp/sandboxtime-$(id -u nobody)
-	file=$(profile "tmpfallback-$$-$RANDOM" '{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [{"names": ["getppid"], "action": "SCMP_ACT_ERRNO", "errnoRet": 96}]}') || exit 1
-	unset XDG_CACHE_HOME
-	export HOME=/nonexistent
-	REPORT=$REPORTS/tmpcache-$RANDOM$RANDOM.json
-	st_run nobody --repeat=0 -J -o "$REPORT" --seccomp="$file" -- "$ST_PY" "$PROBE" || exit 1
-	expect_rc 0 && expect_clean && want_cache miss seccomp_compile && want getppid "errno 96" || exit 1
-	st_run nobody --repeat=0 -J -o "$REPORT" --seccomp="$file" -- "$ST_PY" "$PROBE" || exit 1
-	expect_rc 0 && want_cache hit seccomp_cache_read && want getppid "errno 96" || exit 1
-	owner=$(stat -c %u "$d") mode=$(stat -c %a "$d")
-	expect_eq "$owner:$mode" "$(id -u nobody):700"
-)
-
-# The same place made first by someone else (root here) is not used.
-t_cache_tmp_foreign() (
-	local d
-	d=/tmp/sandboxtime-$(id -u nobody)
-	rm -rf "$d" && mkdir -m 700 "$d" || exit 1
-	trap 'rm -rf "$d"' EXIT
-	unset XDG_CACHE_HOME
-	export HOME=/nonexistent
-	REPORT=$REPORTS/tmpcache-$RANDOM$RANDOM.json
-	st_run nobody --repeat=0 -J -o "$REPORT" -- "$ST_PY" "$PROBE" || exit 1
-	expect_rc 0 && want_cache off seccomp_compile && want keyctl "errno 1" || exit 1
-	[ -z "$(ls -A "$d")" ] || { echo "written to root's directory:"; ls -la "$d"; exit 1; }
-)
-
-# root's cache: /var/cache/sandboxtime, root's own, closed to others.
-t_cache_root_dir() {
-	local mode owner
-	st_run root --repeat=0 -q -- true || return 1
-	expect_rc 0 || return 1
-	[ -d /var/cache/sandboxtime ] || { echo "no /var/cache/sandboxtime after a run as root"; return 1; }
-	mode=$(stat -c %a /var/cache/sandboxtime) owner=$(stat -c %u /var/cache/sandboxtime)
-	expect_eq "$owner:$mode" "0:700" || return 1
-	if find /var/cache/sandboxtime -name 'seccomp-*.bpf' -perm /077 | grep -q .; then
-		echo "cache files open to others:"; ls -la /var/cache/sandboxtime; return 1
-	fi
+# The workload writes allow-all programs wherever a cache was (and would
+# have rewritten the cached program of its own run, which the first run of
+# b879246 stored: this test fails there); the next
+# sandbox's workload still finds the default filter (a call it refuses is
+# refused, an unshare(CLONE_NEWUSER) too) and the report the same program.
+t_poison_next() {
+	local mode=$1 d first second rc=0
+	XDG=$(mktemp -d "$ST_TMP/xdg.XXXXXX") && chown nobody "$XDG" || return 1
+	BACKUP=$(st_scratch) || return 1
+	MADE=
+	for d in $(old_cache_dirs "$mode"); do [ -e "$d" ] || MADE="$MADE $d"; done
+	first=$REPORTS/poison-1-$mode.json second=$REPORTS/poison-2-$mode.json
+	XDG_CACHE_HOME=$XDG st_run "$mode" --repeat=0 -J -o "$first" -- \
+		"$ST_PY" "$ST_PYDIR/poison.py" "$(mode_uid "$mode")" "$BACKUP" || rc=1
+	[ $rc -ne 0 ] || { expect_rc 0 && expect_clean; } || rc=1
+	[ $rc -ne 0 ] || grep -q '^wrote [1-9]' "$ST_OUT" || { echo "the workload wrote nothing"; st_show; rc=1; }
+	[ $rc -ne 0 ] || XDG_CACHE_HOME=$XDG st_run "$mode" --repeat=0 -J -o "$second" -- "$ST_PY" "$PROBE" || rc=1
+	[ $rc -ne 0 ] || { expect_rc 0 && expect_clean; } || rc=1
+	[ $rc -ne 0 ] || { want Seccomp 2 && want keyctl "errno 1" && want clone_newuser "errno 1"; } || rc=1
+	[ $rc -ne 0 ] || json_check "$second" "
+first = json.load(open('$first'))['security']['seccomp']
+sc = d['security']['seccomp']
+assert sc['program'] == 'built-in', sc
+assert sc['digest'] == first['digest'] and sc['instructions'] == first['instructions'], (first, sc)" || rc=1
+	unpoison "$mode"
+	return $rc
 }
 
-for t in "t_cache_hit|cache: a private directory: miss, then hit (seccomp_cache_read); the program read back still filters" \
-	"t_cache_unknown_names|cache: a hit keeps the rules, the unknown names, their warning" \
-	"t_cache_changed_profile|cache: a profile changed at the same path is compiled again" \
-	"t_cache_open_dir|cache: a directory of mode 0777 is not used (cache off), nothing written" \
-	"t_cache_foreign_dir|cache: a directory that is not the user's is not used" \
-	"t_cache_truncated|cache: a file cut short is a miss and is written anew" \
-	"t_cache_tmp_fallback|cache: no home and no XDG_CACHE_HOME: /tmp/sandboxtime-UID, 0700, miss then hit" \
-	"t_cache_tmp_foreign|cache: /tmp/sandboxtime-UID made by another user is not used (cache off)"; do
-	if can_run nobody; then
-		ok "${t#*|} [nobody]" "${t%%|*}"
-	else
-		skip "${t#*|} [nobody]" "needs root to switch to nobody"
-	fi
-done
+# The report's count and digest are the kernel's: the workload's filter read
+# back with ptrace(PTRACE_SECCOMP_GET_FILTER) while it sleeps.
+t_digest_is_kernels() {
+	local want=$1 report pid dump i; shift
+	report=$REPORTS/kernel-digest-$RANDOM.json
+	st_start root --repeat=0 -J -o "$report" "$@" -- sleep 30 || return 1
+	for ((i = 0; i < 100; i++)); do
+		pid=$(st_session_procs "$ST_PID" | awk '$4 == "sleep" { print $1 }')
+		[ -n "$pid" ] && grep -q '^Seccomp:[[:space:]]*2' "/proc/$pid/status" 2>/dev/null && break
+		pid=
+		sleep 0.05
+	done
+	[ -n "$pid" ] || { echo "no filtered sleep in the sandbox"; kill "$ST_PID"; st_finish; return 1; }
+	dump=$("$ST_PY" -B "$ST_PYDIR/seccomp_dump.py" "$pid") || { kill "$pid"; st_finish; return 1; }
+	kill "$pid"
+	st_finish
+	expect_clean || return 1
+	json_check "$report" "
+sc = d['security']['seccomp']
+dump = dict(kv.split('=', 1) for kv in '$dump'.split())
+assert dump['filters'] == '1', dump
+assert int(dump['instructions']) == sc['instructions'], (dump, sc)
+assert dump['digest'] == sc['digest'], (dump, sc)
+assert sc['program'] == '$want', sc"
+}
+
+# No run leaves a file for a later run: the places a cache was stay as they were.
+t_writes_nothing() {
+	local mode=$1 d before after
+	XDG=$(mktemp -d "$ST_TMP/xdg.XXXXXX") && chown nobody "$XDG" || return 1
+	before=$(for d in $(old_cache_dirs "$mode"); do ls -la --time-style=+%s.%N "$d" 2>&1; done)
+	XDG_CACHE_HOME=$XDG st_run "$mode" --repeat=0 -q -- true && expect_rc 0 || return 1
+	XDG_CACHE_HOME=$XDG st_run "$mode" --repeat=0 -q --seccomp="$(profile "nothing-$mode" "$ALLOW_GETPPID")" -- true &&
+		expect_rc 0 || return 1
+	after=$(for d in $(old_cache_dirs "$mode"); do ls -la --time-style=+%s.%N "$d" 2>&1; done)
+	expect_eq "$after" "$before"
+}
+
+# Where the program came from, in the report and the steps.
+t_program_origin() {
+	local mode=$1 report
+	report=$REPORTS/origin-$mode.json
+	st_run "$mode" --repeat=0 -J -o "$report" -- true && expect_rc 0 || return 1
+	json_check "$report" "
+assert d['security']['seccomp']['program'] == 'built-in', d['security']
+assert 'seccomp_builtin' in [x['step'] for x in d['steps']], d['steps']" || return 1
+	st_run "$mode" --repeat=0 -J -o "$report" --cap-add=NET_ADMIN -- true && expect_rc 0 || return 1
+	json_check "$report" "
+assert d['security']['seccomp']['program'] == 'compiled', d['security']
+assert d['security']['seccomp']['digest'].startswith('sha256:'), d['security']
+assert 'seccomp_compile' in [x['step'] for x in d['steps']], d['steps']"
+}
+
+ALLOW_GETPPID='{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [{"names": ["getppid"], "action": "SCMP_ACT_ERRNO", "errnoRet": 96}]}'
+each_mode "state: a workload writes allow-all programs where a cache was; the next sandbox keeps its filter, same digest" t_poison_next
+each_mode "state: a run, default or --seccomp=FILE, writes no file where a cache was" t_writes_nothing
+each_mode "state: the default program is built in (step seccomp_builtin); --cap-add compiles (seccomp_compile)" t_program_origin
 if is_root; then
-	ok "cache: root's /var/cache/sandboxtime is root's, mode 0700, its files closed to others [root]" t_cache_root_dir
+	ok "the report's instructions and digest are the kernel's (PTRACE_SECCOMP_GET_FILTER): built-in [root]" \
+		t_digest_is_kernels built-in
+	ok "the report's instructions and digest are the kernel's (PTRACE_SECCOMP_GET_FILTER): compiled [root]" \
+		t_digest_is_kernels compiled --cap-add=NET_ADMIN
 else
-	skip "cache: root's /var/cache/sandboxtime is root's, mode 0700, its files closed to others [root]" "not running as root"
+	skip "the report's instructions and digest are the kernel's: built-in [root]" "needs root (CAP_SYS_ADMIN)"
+	skip "the report's instructions and digest are the kernel's: compiled [root]" "needs root (CAP_SYS_ADMIN)"
 fi
 
 # ---------------------------------------------------------------------------
@@ -604,22 +563,20 @@ assert s['capabilities_scope'] == scope, 'capabilities_scope: %r, ns %r' % (s['c
 assert s['no_new_privs'] is True, 'no_new_privs: %r' % s['no_new_privs']
 sc = s['seccomp']
 assert isinstance(sc, dict), 'seccomp: %r' % (sc,)
-assert set(sc) >= {'profile', 'rules', 'instructions', 'unknown_syscalls'}, 'seccomp keys: %s' % sorted(sc)
+assert set(sc) >= {'profile', 'rules', 'instructions', 'digest', 'unknown_syscalls', 'program'}, 'seccomp keys: %s' % sorted(sc)
 assert sc['profile'] == 'default', 'profile: %r' % sc['profile']
 for k in ('rules', 'instructions'):
     assert type(sc[k]) is int and sc[k] > 0, '%s: %r' % (k, sc[k])
 assert sc['rules'] > 300, 'rules: %r' % sc['rules']
 assert isinstance(sc['unknown_syscalls'], list) and all(isinstance(x, str) for x in sc['unknown_syscalls']), 'unknown_syscalls: %r' % sc['unknown_syscalls']
 steps = d['steps']
-# With the cache of compiled programs: its state matches the step.
-if 'cache' in sc:
-    assert sc['cache'] in ('off', 'miss', 'hit'), 'cache: %r' % sc['cache']
-    want = 'seccomp_cache_read' if sc['cache'] == 'hit' else 'seccomp_compile'
-    assert [x['step'] for x in steps].count(want) == 1, 'cache %s without a %s step: %s' % (sc['cache'], want, [x['step'] for x in steps])
+assert sc['program'] in ('built-in', 'compiled'), 'program: %r' % sc['program']
+want = 'seccomp_builtin' if sc['program'] == 'built-in' else 'seccomp_compile'
+assert [x['step'] for x in steps].count(want) == 1, 'program %s without a %s step: %s' % (sc['program'], want, [x['step'] for x in steps])
+assert s['from'] == 'defaults', 'from: %r' % s['from']
 names = [x['step'] for x in steps]
-# The compile step, or a step of the cache of compiled programs.
-compiled = [i for i, n in enumerate(names) if n == 'seccomp_compile' or n.startswith('seccomp_cache')]
-assert compiled, 'no seccomp_compile or seccomp_cache* step: %s' % names
+compiled = [i for i, n in enumerate(names) if n in ('seccomp_compile', 'seccomp_builtin')]
+assert compiled, 'no seccomp_compile or seccomp_builtin step: %s' % names
 for n in ('no_new_privs', 'caps_drop', 'seccomp_load'):
     assert names.count(n) == 1, 'step %s %d times: %s' % (n, names.count(n), names)
 for x in steps:

@@ -288,11 +288,13 @@ static struct run_fixture *run_fixture_new(enum st_command command)
 	f->harden.caps = (1ull << 0) | (1ull << 5); /* CAP_CHOWN, CAP_KILL */
 	f->harden.no_new_privs = 1;
 	snprintf(f->seccomp.source, sizeof(f->seccomp.source), "default");
-	f->seccomp.prog = f; /* only tested for NULL by the report */
+	/* 321 zeroed instructions: the report digests the program (2568 zero bytes). */
+	f->seccomp.prog = calloc(321, 8);
+	assert_non_null(f->seccomp.prog);
 	f->seccomp.len = 321;
 	f->seccomp.rules = 300;
 	snprintf(f->seccomp.unknown_names, sizeof(f->seccomp.unknown_names), "foo,bar");
-	f->seccomp.cache = ST_SECCOMP_CACHE_HIT;
+	f->seccomp.origin = ST_SECCOMP_BUILTIN;
 	f->harden.seccomp = &f->seccomp;
 	f->r.steps = &f->steps;
 	f->r.workload = &f->workload;
@@ -306,6 +308,7 @@ static void run_fixture_free(struct run_fixture *f)
 {
 	st_measurement_free(&f->m);
 	st_net_steps_free(&f->net_steps);
+	st_seccomp_free(&f->seccomp);
 	free(f);
 }
 

@@ -2,9 +2,9 @@
 /*
  * st_seccomp_compile() on profiles written to a temp dir: what a valid one
  * gives, st_caps_default(), "none" and "default", every parse error with the file and the exact
- * JSON path in the message, unknown syscall names, st_seccomp_free(), and
- * programs read back from the cache (as root that is /var/cache/sandboxtime,
- * as the binary uses it; otherwise a temp XDG_CACHE_HOME).
+ * JSON path in the message, unknown syscall names, st_seccomp_free(), the
+ * program built in at build time (the same as a fresh compile, taken only
+ * for the capabilities it was made for) and the digest of a program.
  * A few filters are loaded, in forked children only, to check that the
  * profile means what the OCI runtime-spec says (errnoRet, defaultErrnoRet,
  * SCMP_CMP_MASKED_EQ) and what the default profile blocks.
@@ -34,15 +34,9 @@
 static char dir[] = "/tmp/st-seccomp-test.XXXXXX";
 static char path[PATH_MAX];
 
-/* Without root, the cache of compiled programs goes to a directory of the test's own. */
 static int setup_dir(void **state)
 {
-	char cache[PATH_MAX];
-
-	if (!mkdtemp(dir))
-		return -1;
-	snprintf(cache, sizeof(cache), "%s/cache", dir);
-	return setenv("XDG_CACHE_HOME", cache, 1);
+	return mkdtemp(dir) ? 0 : -1;
 }
 
 static int teardown_dir(void **state)
@@ -391,7 +385,7 @@ static void test_unknown_name_empty(void **state)
 	st_seccomp_free(&f);
 }
 
-/* linux.seccomp.flags as runc reads them; kept through the cache; none by default. */
+/* linux.seccomp.flags as runc reads them; none by default. */
 static void test_flags(void **state)
 {
 	static const char json[] =
@@ -402,16 +396,9 @@ static void test_flags(void **state)
 	struct st_error err = { 0 };
 	struct st_seccomp f;
 
-	for (int i = 0; i < 2; i++) {
-		assert_int_equal(st_seccomp_compile_cached_json(json, sizeof(json) - 1, "flags",
-								st_caps_default(), &f, &err),
-				 0);
-		/* The second read comes from the cache (the first may too, as root: /var/cache is shared). */
-		if (i)
-			assert_int_equal(f.cache, ST_SECCOMP_CACHE_HIT);
-		assert_int_equal(f.load_flags, SECCOMP_FILTER_FLAG_SPEC_ALLOW);
-		st_seccomp_free(&f);
-	}
+	assert_int_equal(st_seccomp_compile_json(json, sizeof(json) - 1, "flags", st_caps_default(), &f, &err), 0);
+	assert_int_equal(f.load_flags, SECCOMP_FILTER_FLAG_SPEC_ALLOW);
+	st_seccomp_free(&f);
 	assert_int_equal(st_seccomp_compile("default", st_caps_default(), &f, &err), 0);
 	assert_int_equal(f.load_flags, 0);
 	st_seccomp_free(&f);
@@ -489,98 +476,62 @@ static void test_free_twice(void **state)
 }
 
 /*
- * A program read back from the cache is the one compiled: same instructions,
- * same rules, same unknown names, and the report can tell which it was.
+ * The program the build carries is the one this code compiles from the
+ * embedded profile for Docker's capabilities, instruction for instruction,
+ * with the same counts; "default" takes it for those capabilities only.
  */
-static void cache_roundtrip(const char *spec)
+static void test_builtin_is_compiled(void **state)
 {
+	const struct st_seccomp_builtin *b = &st_seccomp_builtin;
 	struct st_error err = { 0 };
-	struct st_seccomp a, b;
+	struct st_seccomp fresh, taken;
 
-	assert_int_equal(st_seccomp_compile(spec, st_caps_default(), &a, &err), 0);
-	if (a.cache == ST_SECCOMP_CACHE_OFF) {
-		st_seccomp_free(&a);
-		skip();
-	}
-	assert_int_equal(st_seccomp_compile(spec, st_caps_default(), &b, &err), 0);
-	assert_int_equal(b.cache, ST_SECCOMP_CACHE_HIT);
-	assert_string_equal(st_seccomp_cache_names[b.cache], "hit");
-	assert_int_equal(b.len, a.len);
-	assert_memory_equal(b.prog, a.prog, a.len * sizeof(struct sock_filter));
-	assert_int_equal(b.rules, a.rules);
-	assert_int_equal(b.unknown, a.unknown);
-	assert_string_equal(b.unknown_names, a.unknown_names);
-	assert_string_equal(b.source, spec);
-	st_seccomp_free(&a);
-	st_seccomp_free(&b);
+	assert_non_null(b->prog);
+	assert_int_equal(b->caps, st_caps_default());
+	assert_int_equal(st_seccomp_compile_json(st_seccomp_default_json, st_seccomp_default_json_len, "default",
+						 st_caps_default(), &fresh, &err),
+			 0);
+	assert_int_equal(fresh.origin, ST_SECCOMP_COMPILED);
+	assert_int_equal(b->len, fresh.len);
+	assert_memory_equal(b->prog, fresh.prog, fresh.len * sizeof(struct sock_filter));
+	assert_int_equal(b->rules, fresh.rules);
+	assert_int_equal(b->unknown, fresh.unknown);
+	assert_int_equal(b->load_flags, fresh.load_flags);
+	assert_string_equal(b->unknown_names, fresh.unknown_names);
+
+	assert_int_equal(st_seccomp_compile("default", st_caps_default(), &taken, &err), 0);
+	assert_int_equal(taken.origin, ST_SECCOMP_BUILTIN);
+	assert_string_equal(st_seccomp_origin_names[taken.origin], "built-in");
+	assert_ptr_not_equal(taken.prog, b->prog); /* a copy: freed like any program */
+	assert_memory_equal(taken.prog, fresh.prog, fresh.len * sizeof(struct sock_filter));
+	assert_string_equal(taken.source, "default");
+	st_seccomp_free(&taken);
+	st_seccomp_free(&fresh);
 }
 
-static void test_cache_roundtrip_file(void **state)
-{
-	const char *file = profile("cache-roundtrip",
-				   "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": [{\"names\": [\"no_such_call\","
-				   " \"getppid\"], \"action\": \"SCMP_ACT_ERRNO\", \"errnoRet\": 99}]}");
-	char copy[PATH_MAX];
-
-	snprintf(copy, sizeof(copy), "%s", file);
-	cache_roundtrip(copy);
-}
-
-static void test_cache_roundtrip_default(void **state)
-{
-	cache_roundtrip("default");
-}
-
-/*
- * The cache keeps the newest @keep programs: the oldest written go, other
- * files and directories stay, and a second trim finds nothing to do.
- */
-static void test_cache_trim(void **state)
-{
-	char tdir[] = "/tmp/st-seccomp-trim.XXXXXX", file[PATH_MAX];
-	struct timespec times[2] = { { 0, UTIME_OMIT } };
-	struct stat st;
-
-	assert_non_null(mkdtemp(tdir));
-	for (int i = 0; i < 70; i++) {
-		snprintf(file, sizeof(file), "%s/seccomp-%016x.bpf", tdir, i);
-		FILE *f = fopen(file, "w");
-
-		assert_non_null(f);
-		fclose(f);
-		times[1].tv_sec = 1000000 + i; /* mtime: file i written at second i */
-		times[1].tv_nsec = 0;
-		assert_int_equal(utimensat(AT_FDCWD, file, times, 0), 0);
-	}
-	snprintf(file, sizeof(file), "%s/other", tdir);
-	fclose(fopen(file, "w"));
-	snprintf(file, sizeof(file), "%s/seccomp-dir", tdir);
-	assert_int_equal(mkdir(file, 0700), 0);
-
-	assert_int_equal(st_seccomp_cache_trim(tdir, 64), 6);
-	for (int i = 0; i < 70; i++) {
-		snprintf(file, sizeof(file), "%s/seccomp-%016x.bpf", tdir, i);
-		assert_int_equal(stat(file, &st) == 0, i >= 6);
-	}
-	assert_int_equal(st_seccomp_cache_trim(tdir, 64), 0);
-	snprintf(file, sizeof(file), "%s/other", tdir);
-	assert_int_equal(stat(file, &st), 0);
-	assert_int_equal(unlink(file), 0);
-	snprintf(file, sizeof(file), "%s/seccomp-dir", tdir);
-	assert_int_equal(rmdir(file), 0);
-	assert_int_equal(st_seccomp_cache_trim(tdir, 0), 64);
-	assert_int_equal(rmdir(tdir), 0);
-	assert_int_equal(st_seccomp_cache_trim("/nonexistent-dir", 0), 0);
-}
-
-/* "none" compiles nothing and caches nothing. */
-static void test_cache_none(void **state)
+/* Another capability set changes the profile's conditions: compiled, not taken. */
+static void test_builtin_other_caps(void **state)
 {
 	struct st_error err = { 0 };
 	struct st_seccomp f;
+	uint64_t caps = st_caps_default() | (1ull << 21); /* CAP_SYS_ADMIN */
 
-	assert_int_equal(st_seccomp_compile("none", st_caps_default(), &f, &err), 0);
-	assert_int_equal(f.cache, ST_SECCOMP_CACHE_OFF);
+	assert_int_equal(st_seccomp_compile("default", caps, &f, &err), 0);
+	assert_int_equal(f.origin, ST_SECCOMP_COMPILED);
+	assert_string_equal(st_seccomp_origin_names[f.origin], "compiled");
+	assert_true(f.len > 0);
+	st_seccomp_free(&f);
+}
+
+/* The digest is of the program's bytes (hashlib gave this one: RET ALLOW alone). */
+static void test_digest(void **state)
+{
+	struct sock_filter allow = BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+	struct st_seccomp f = { .prog = &allow, .len = 1 };
+	char digest[ST_SECCOMP_DIGEST_LEN];
+
+	st_seccomp_digest(&f, digest, sizeof(digest));
+	assert_string_equal(digest, "sha256:40b2a31e1a78576bb4afdf1433867d0cc67b769635ef549fba81c7d37570520f");
 }
 
 /*
@@ -735,7 +686,6 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_minimal),
-		cmocka_unit_test(test_cache_trim),
 		cmocka_unit_test(test_flags),
 		cmocka_unit_test(test_single_name),
 		cmocka_unit_test(test_no_rules),
@@ -757,9 +707,9 @@ int main(void)
 		cmocka_unit_test(test_unknown_name_empty),
 		cmocka_unit_test(test_rule_same_as_default),
 		cmocka_unit_test(test_free_twice),
-		cmocka_unit_test(test_cache_roundtrip_file),
-		cmocka_unit_test(test_cache_roundtrip_default),
-		cmocka_unit_test(test_cache_none),
+		cmocka_unit_test(test_builtin_is_compiled),
+		cmocka_unit_test(test_builtin_other_caps),
+		cmocka_unit_test(test_digest),
 		cmocka_unit_test(test_load_errno_ret),
 		cmocka_unit_test(test_load_default_errno_ret),
 		cmocka_unit_test(test_load_masked_eq),
