@@ -7,7 +7,7 @@
 # and nothing left behind.
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/../lib.sh" "$1"
-plan 10
+plan 14
 top=$(cd "$(dirname "$0")/../.." && pwd)
 BUSYBOX=/bin/busybox
 
@@ -105,7 +105,7 @@ t_stock() {
 }
 
 if [ ! -x "$BUSYBOX" ]; then
-	for i in 1 2 3 4 5 6 7 8 9 10; do skip "the runc spec bundle" "no $BUSYBOX (Debian's busybox-static: sh .ci/install-deps test)"; done
+	for i in $(seq 14); do skip "the runc spec bundle" "no $BUSYBOX (Debian's busybox-static: sh .ci/install-deps test)"; done
 	exit 0
 fi
 make_rootfs || exit 1
@@ -135,6 +135,62 @@ t_edited() {
 	"$ST_PY" -B "$ST_PYDIR/oci_bundle.py" steps "$dir/out.json" sysctl rlimits oom_score_adj user_ids
 }
 each_mode "process.user, cwd, env, rlimits, oomScoreAdj, hostname and linux.sysctl as configured" t_edited
+
+# The config decides the hardening, as with runc: runc spec's bundle has no
+# linux.seccomp, so no filter; its three capabilities; its noNewPrivileges.
+# The same bundle with a linux.seccomp gets that filter. Read from inside,
+# and, as root, from runc itself running the same bundle (the control).
+HARDENING='grep -E "^(CapEff|CapBnd|NoNewPrivs|Seccomp):" /proc/self/status'
+SECCOMP_EDIT='c["linux"]["seccomp"] = {"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [{"names": ["getppid"], "action": "SCMP_ACT_ERRNO"}]}'
+RUNC_SPEC_CAPS=0000000020000420 # CAP_AUDIT_WRITE, CAP_KILL, CAP_NET_BIND_SERVICE
+
+# runc_facts CONFIG OUT: runc runs CONFIG in a bundle of its own, root.path our rootfs.
+runc_facts() {
+	local b
+	b=$(st_scratch) || return 1
+	"$ST_PY" -c 'import json, sys; c = json.load(open(sys.argv[1])); c["root"]["path"] = sys.argv[2]; json.dump(c, open(sys.argv[3], "w"))' \
+		"$1" "$BUNDLE/rootfs" "$b/config.json" || return 1
+	runc --root "$b/state" run --bundle "$b" "stt-hardening-$$-$RANDOM" >"$2" 2>"$2.err" </dev/null ||
+		{ echo "runc: exit $?"; cat "$2.err"; return 1; }
+}
+
+t_config_decides() {
+	local mode=$1 seccomp=$2 fixture=$top/configs/oci/runc-spec.json dir want edit=
+	[ "$mode" = nobody ] && fixture=$top/configs/oci/runc-spec-rootless.json
+	[ "$seccomp" = with ] && edit=$SECCOMP_EDIT
+	"$ST_PY" -B "$ST_PYDIR/oci_bundle.py" config "$fixture" "$BUNDLE/hard-$mode-$seccomp.json" "$(mode_uid "$mode")" \
+		"$(if [ "$mode" = nobody ]; then id -g nobody; else id -g; fi)" "$HARDENING" "$edit" &&
+		chmod 644 "$BUNDLE/hard-$mode-$seccomp.json" || return 1
+	dir=$(st_scratch)
+	run_bundle "$mode" "$BUNDLE/hard-$mode-$seccomp.json" "$dir/out" || return 1
+	want=$(printf 'CapEff:\t%s\nCapBnd:\t%s\nNoNewPrivs:\t1\nSeccomp:\t%s' "$RUNC_SPEC_CAPS" "$RUNC_SPEC_CAPS" \
+		"$([ "$seccomp" = with ] && echo 2 || echo 0)")
+	expect_eq "$(cat "$dir/out")" "$want" || return 1
+	json_field "$dir/out.json" "d['security']['from']" config || return 1
+	if [ "$seccomp" = without ]; then
+		json_field "$dir/out.json" "d['security']['seccomp']" None || return 1
+	else
+		json_field "$dir/out.json" "d['security']['seccomp']['program']" compiled || return 1
+	fi
+	[ "$mode" = root ] || return 0
+	runc_facts "$BUNDLE/hard-$mode-$seccomp.json" "$dir/runc" || return 1
+	expect_eq "$(cat "$dir/runc")" "$want"
+}
+
+# json_field FILE EXPR WANT: str(EXPR) over the JSON document d is WANT.
+json_field() {
+	local got
+	got=$("$ST_PY" -c 'import json,sys; d = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2") || return 1
+	expect_eq "$got" "$3"
+}
+
+if command -v runc >/dev/null; then
+	each_mode "runc spec's bundle, no linux.seccomp: no filter, its capabilities and no_new_privs, as runc gives them" \
+		t_config_decides without
+	each_mode "runc spec's bundle with a linux.seccomp: that filter (Seccomp 2), as runc gives it" t_config_decides with
+else
+	for i in 1 2 3 4; do skip "the config decides the hardening" "no runc, the control (sh .ci/install-deps test)"; done
+fi
 
 # linux.namespaces with a path: uts, ipc and pid of a holder made here are joined (root);
 # rootless, 125 and one line saying why (stepping back out needs root).
