@@ -82,6 +82,7 @@ struct st_userns_env {
 	int apparmor_restrict; /* kernel.apparmor_restrict_unprivileged_userns, -1 absent */
 	int seccomp;           /* the Seccomp: mode of /proc/self/status, -1 unknown */
 	int root;              /* euid 0 */
+	int proc;              /* /proc is mounted (/proc/self/status exists) */
 };
 
 /* Reads @env from /proc (race-free enough: nothing here changes while we run). */

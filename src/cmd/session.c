@@ -156,6 +156,21 @@ static int choose_layers(struct st_session *s, struct st_error *err)
 	unsigned int mask = asked_layers(s);
 	int errnums[ST_LAYER_COUNT];
 
+	/*
+	 * Without /proc every layer would look missing from the kernel: say
+	 * what is missing, and, rootless in a chroot, the chroot first (no
+	 * mount of /proc would get it a user namespace).
+	 */
+	if (mask && access("/proc/self/ns", F_OK) < 0) {
+		struct st_userns_env env;
+
+		st_error_set(err, errno, "cannot read /proc/self/ns");
+		st_userns_env_read(&env);
+		if (!s->report.host.rootless)
+			env.chrooted = 0;
+		st_userns_cause(err, EPERM, &env);
+		return -err->errnum;
+	}
 	if (s->measure->repeat > 0)
 		return st_session_probe_layers(s, err);
 	kernel_layers(mask, errnums);

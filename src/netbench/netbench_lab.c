@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "sandboxtime/layer.h"
 #include "sandboxtime/netbench.h"
 #include "sandboxtime/nl.h"
 #include "sandboxtime/ns_user.h"
@@ -36,7 +37,7 @@ int st_nb_lab_enter(struct st_error *err)
 	if (unshare(CLONE_NEWUSER | CLONE_NEWNET) < 0) {
 		st_error_set(err, errno, "netbench: creating a user and network namespace");
 		if (errno == EPERM)
-			st_error_hint(err, "unprivileged user namespaces are off: see kernel.unprivileged_userns_clone or kernel.apparmor_restrict_unprivileged_userns");
+			st_layer_hint_here(err, errno, ST_LAYER_USER);
 		else if (errno == ENOSPC)
 			st_error_hint(err, "the limit user.max_user_namespaces or user.max_net_namespaces is reached");
 		return -err->errnum;

@@ -111,7 +111,7 @@ static const struct {
 	{ ENOSPC, ST_ADVICE_CREATE, -1,
 	  "the limit in /proc/sys/user/@MAX is reached; raise it with sysctl user.@MAX=N" },
 	{ EPERM, ST_ADVICE_CREATE, ST_LAYER_USER,
-	  "unprivileged user namespaces are disabled; enable them with sysctl kernel.unprivileged_userns_clone=1 (Debian) or kernel.apparmor_restrict_unprivileged_userns=0 (Ubuntu)" },
+	  "the kernel refuses this process a new user namespace" },
 	{ EPERM, ST_ADVICE_CREATE, -1,
 	  "creating this namespace needs CAP_SYS_ADMIN: run as root or add the user layer (--ns=user,...)" },
 	{ EINVAL, ST_ADVICE_CREATE, -1, "this kernel was built without @CONFIG" },
@@ -213,16 +213,23 @@ static int read_int(const char *path)
 
 /*
  * The kernel refuses user namespaces to a chrooted process (create_user_ns:
- * current_chrooted). Root can compare its root with pid 1's; otherwise a
- * chroot hides the mount of "/" from mountinfo.
+ * current_chrooted(), the root is not the mount namespace's root). The
+ * evidence, strongest first: "/" is not the root of a mount at all
+ * (statx's STATX_ATTR_MOUNT_ROOT, Linux 5.8; needs no /proc, which a chroot
+ * often lacks); root can compare its root with pid 1's; otherwise a chroot
+ * hides the mount of "/" from mountinfo. 1, 0, or -1 when nothing tells.
  */
 static int chrooted(void)
 {
 	struct stat self, init;
+	struct statx stx;
 	char line[1024];
 	FILE *f;
 	int found = 0;
 
+	if (statx(AT_FDCWD, "/", 0, STATX_BASIC_STATS, &stx) == 0 &&
+	    (stx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) && !(stx.stx_attributes & STATX_ATTR_MOUNT_ROOT))
+		return 1;
 	if (stat("/", &self) == 0 && stat("/proc/1/root/", &init) == 0)
 		return self.st_dev != init.st_dev || self.st_ino != init.st_ino;
 	f = fopen("/proc/self/mountinfo", "re");
@@ -255,6 +262,7 @@ static int seccomp_mode(void)
 void st_userns_env_read(struct st_userns_env *env)
 {
 	env->chrooted = chrooted();
+	env->proc = access("/proc/self/status", F_OK) == 0;
 	env->max_user = read_int("/proc/sys/user/max_user_namespaces");
 	env->unpriv_clone = read_int("/proc/sys/kernel/unprivileged_userns_clone");
 	env->apparmor_restrict = read_int("/proc/sys/kernel/apparmor_restrict_unprivileged_userns");
@@ -262,12 +270,21 @@ void st_userns_env_read(struct st_userns_env *env)
 	env->root = geteuid() == 0;
 }
 
+/*
+ * Each cause is named only on its evidence, and each remedy is one this
+ * host has: a sysctl is named only if it exists here. When nothing read
+ * explains a refusal, what is left is said as that: the kernel's other
+ * reasons (a chroot it could not be told from, a security module's
+ * policy), never a sysctl this kernel lacks.
+ */
 int st_userns_cause(struct st_error *err, int errnum, const struct st_userns_env *env)
 {
 	int refused = errnum == EPERM || errnum == EACCES;
 
 	if (env->chrooted == 1 && refused)
 		st_error_hint(err, "this process runs in a chroot, where the kernel refuses every new user namespace: run sandboxtime outside the chroot, or in a container (pivot_root, not chroot)");
+	else if (!env->proc)
+		st_error_hint(err, "/proc is not mounted here, and sandboxtime needs it (namespaces, id maps, status): mount it with 'mount -t proc proc /proc'");
 	else if (errnum == ENOSPC && env->max_user == 0)
 		st_error_hint(err, "sysctl user.max_user_namespaces is 0 here: allow some with sysctl -w user.max_user_namespaces=N");
 	else if (refused && !env->root && env->unpriv_clone == 0)
@@ -276,6 +293,8 @@ int st_userns_cause(struct st_error *err, int errnum, const struct st_userns_env
 		st_error_hint(err, "AppArmor restricts unprivileged user namespaces (kernel.apparmor_restrict_unprivileged_userns=1): give sandboxtime a profile that allows 'userns,', or set the sysctl to 0");
 	else if ((refused || errnum == ENOSYS) && env->seccomp == 2)
 		st_error_hint(err, "a seccomp filter refuses it (as Docker's default profile does): run the container with a profile that allows clone and unshare with CLONE_NEWUSER");
+	else if (refused)
+		st_error_hint(err, "no sysctl, AppArmor setting or seccomp filter here refuses it; the kernel also refuses a chrooted process and one whose uid has no mapping in its user namespace, and a security module (SELinux, a BPF LSM) may: run sandboxtime outside any chroot, as a user mapped where it runs");
 	else
 		return 0;
 	return 1;

@@ -12,19 +12,21 @@
 #    (build/test-helpers/no_userns).
 source "$(dirname "$0")/../lib.sh" "$1"
 
-plan 7
+plan 9
 
 BUILD_DIR=$(cd "$(dirname "$ST_BIN")" && pwd)
 NO_USERNS=$BUILD_DIR/test-helpers/no_userns
 
 # in_chroot USERSPEC OUT ERR ARG...: sandboxtime ARG... in a fresh chroot of
 # the host's files, as USERSPEC (chroot --userspec, "" for root); its stdout
-# and stderr go to OUT and ERR outside. Returns its exit status.
+# and stderr go to OUT and ERR outside. Returns its exit status. With
+# CHROOT_PROC=no the chroot has no /proc (as a debootstrap target has
+# until /proc is mounted in it).
 in_chroot() {
 	local spec=$1 out=$2 errf=$3 root rc; shift 3
 	root=$(mktemp -d "$ST_TMP/chroot.XXXXXX") || return 125
 	chmod 755 "$root"
-	unshare -m --propagation private sh -c '
+	CHROOT_PROC=${CHROOT_PROC:-yes} unshare -m --propagation private sh -c '
 		set -e
 		r=$1 bin=$2 spec=$3; shift 3
 		mkdir -p "$r/usr" "$r/etc" "$r/proc" "$r/dev" "$r/tmp" "$r/sys" "$r/st"
@@ -34,7 +36,7 @@ in_chroot() {
 		for l in bin lib lib32 lib64 sbin; do
 			if [ -L "/$l" ]; then ln -s "$(readlink "/$l")" "$r/$l"; fi
 		done
-		mount -t proc proc "$r/proc"
+		[ "$CHROOT_PROC" = no ] || mount -t proc proc "$r/proc"
 		mount -t tmpfs -o mode=1777 tmpfs "$r/tmp"
 		cp "$bin" "$r/st/sandboxtime"
 		chmod 755 "$r/st" "$r/st/sandboxtime"
@@ -91,6 +93,21 @@ t_chroot_rootless() {
 	one_line "$errf" chroot
 }
 
+# Without /proc: rootless, the chroot is still what is named (its root is
+# no mount's root, which statx tells without /proc); as root, the missing
+# /proc, and how to mount it, instead of every layer "missing".
+t_chroot_noproc() {
+	local errf=$ST_TMP/chroot-noproc.err rc
+	CHROOT_PROC=no in_chroot nobody:nogroup /dev/null "$errf" --repeat=0 -- /usr/bin/true
+	rc=$?
+	[ "$rc" -eq 125 ] || { echo "rootless: exit $rc, expected 125"; cat "$errf"; return 1; }
+	one_line "$errf" "runs in a chroot" || return 1
+	CHROOT_PROC=no in_chroot "" /dev/null "$errf" --repeat=0 --ns=uts -- /usr/bin/true
+	rc=$?
+	[ "$rc" -eq 125 ] || { echo "root: exit $rc, expected 125"; cat "$errf"; return 1; }
+	one_line "$errf" "/proc is not mounted here.*mount -t proc proc /proc"
+}
+
 t_seccomp_layers() {
 	local out=$ST_TMP/seccomp.json rc
 	"$NO_USERNS" "$ST_BIN" layers -J --repeat=3 --warmup=1 --deferred-repeat=1 2>"$out" >/dev/null
@@ -119,6 +136,7 @@ if ! is_root; then
 	for t in "chroot: layers as root measure all but deferred, which is unavailable (exit 0)" \
 		"chroot: the table says unavailable and names the chroot" \
 		"chroot: a run as root works" "chroot: rootless exits 125, one line naming the chroot" \
+		"chroot without /proc: rootless names the chroot; root names /proc" "chroot: a run rootless exits 125" \
 		"seccomp: layers as root measure all but deferred, which is unavailable (exit 0)" \
 		"seccomp: a run as root works" "seccomp: rootless exits 125, one line naming seccomp"; do
 		skip "$t" "needs root (to chroot, mount and switch to nobody)"
@@ -130,8 +148,10 @@ if command -v unshare >/dev/null && command -v chroot >/dev/null; then
 	ok "chroot: the table says unavailable and names the chroot" t_chroot_table
 	ok "chroot: a run as root works" t_chroot_run
 	ok "chroot: rootless exits 125, one line naming the chroot" t_chroot_rootless
+	ok "chroot without /proc: rootless names the chroot; root names /proc and how to mount it (125, one line)" t_chroot_noproc
+	ok "chroot: a run rootless exits 125, one line naming the chroot" eval 'in_chroot nobody:nogroup /dev/null "$ST_TMP/cr.err" --repeat=0 -- /usr/bin/true; [ $? -eq 125 ] && one_line "$ST_TMP/cr.err" "runs in a chroot"'
 else
-	for t in layers table run rootless; do skip "chroot: $t" "unshare(1) or chroot(1) is missing"; done
+	for t in layers table run rootless noproc run-rootless; do skip "chroot: $t" "unshare(1) or chroot(1) is missing"; done
 fi
 if [ -x "$NO_USERNS" ]; then
 	ok "seccomp: layers as root measure all but deferred, which is unavailable (exit 0)" t_seccomp_layers
