@@ -3,10 +3,12 @@
  * The edge: parse, dispatch, and print the one error line. Nothing below this
  * file prints an error or exits.
  */
+#include <seccomp.h>
 #include <stdio.h>
 
 #include "sandboxtime/cli.h"
 #include "sandboxtime/cmd.h"
+#include "sandboxtime/runtime.h"
 #include "sandboxtime/signals.h"
 #include "sandboxtime/version.h"
 
@@ -30,6 +32,22 @@ static int close_stdout(int code)
 	return code;
 }
 
+/* runc's command line (create, start, ...): the OCI runtime that engines drive (src/runtime/). */
+static int runtime_main(int argc, char **argv)
+{
+	struct st_rt_global g = { 0 };
+	struct st_error err = { 0 };
+	int code = ST_EXIT_FAILURE;
+
+	if (st_runtime_main(argc, argv, &g, &code, &err) < 0) {
+		char line[3 * ST_ERROR_MSG_MAX];
+
+		st_error_format(&err, line, sizeof(line));
+		st_runtime_log_error(&g, line);
+	}
+	return close_stdout(code);
+}
+
 int main(int argc, char **argv)
 {
 	struct st_error err = { 0 };
@@ -41,6 +59,8 @@ int main(int argc, char **argv)
 		perror("sandboxtime: sigprocmask");
 		return ST_EXIT_FAILURE;
 	}
+	if (st_runtime_argv(argc, argv))
+		return runtime_main(argc, argv);
 	if (st_cli_parse(argc, argv, &opts, &err) < 0) {
 		print_error(&err);
 		return ST_EXIT_FAILURE;
@@ -49,9 +69,14 @@ int main(int argc, char **argv)
 	case ST_CMD_HELP:
 		st_cli_usage(stdout);
 		return close_stdout(ST_EXIT_OK);
-	case ST_CMD_VERSION:
-		printf("sandboxtime %s\n", ST_VERSION);
+	case ST_CMD_VERSION: {
+		/* runc's form, which engines read (podman info): name and version, then the spec's and libseccomp's. */
+		const struct scmp_version *v = seccomp_version();
+
+		printf("sandboxtime version %s\nspec: 1.0.2\nlibseccomp: %u.%u.%u\n", ST_VERSION, v->major, v->minor,
+		       v->micro);
 		return close_stdout(ST_EXIT_OK);
+	}
 	case ST_CMD_LAYERS:
 		ret = st_cmd_layers(&opts.run, &opts.out, &code, &err);
 		break;

@@ -2,7 +2,13 @@
 #ifndef SANDBOXTIME_CMD_H
 #define SANDBOXTIME_CMD_H
 
+#include <jansson.h>
+#include <sys/types.h>
+
+#include "sandboxtime/cgroup.h"
 #include "sandboxtime/cli.h"
+#include "sandboxtime/init.h"
+#include "sandboxtime/steps.h"
 
 /*
  * Each command takes its own options and the output options, returns 0 or
@@ -11,6 +17,23 @@
  */
 int st_cmd_run(const struct st_run_opts *o, const struct st_output *out, int *exit_code,
 	       struct st_error *err);
+/*
+ * What the OCI runtime's create (src/runtime/) keeps of the container it
+ * made: its process (waiting for start), the timed steps, the cgroup that
+ * delete removes, and the report's security section (owned).
+ */
+struct st_created {
+	pid_t pid;
+	struct st_steps steps;
+	struct st_cgroup cgroup;
+	int has_cgroup;
+	json_t *security;
+};
+
+/* create: the run of @o (its --config, --repeat=0) up to the exec, which waits at @hold's gate. */
+int st_cmd_create(const struct st_run_opts *o, const struct st_exec_hold *hold, struct st_created *out,
+		  struct st_error *err);
+
 int st_cmd_layers(const struct st_run_opts *o, const struct st_output *out, int *exit_code,
 		  struct st_error *err);
 

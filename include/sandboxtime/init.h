@@ -39,19 +39,37 @@ struct st_exec_tail {
 	struct st_step step;
 };
 
-/* What to exec, and how: from the command line or a config.json. */
+/*
+ * A container made by the OCI runtime's create (src/runtime/): the process
+ * is configured and hardened, then holds before its exec until `start`
+ * writes a byte into the exec fifo, which it reads through @gate_fd (the
+ * fifo opened O_RDWR by create, so that the read blocks rather than sees
+ * EOF; runc's exec fifo, without needing /proc inside).
+ */
+struct st_exec_hold {
+	int on;
+	int gate_fd;
+	int has_console;  /* process.terminal: console_fd, the pty's slave, becomes stdin, stdout, stderr */
+	int console_fd;
+	int preserve_fds; /* fds 3 .. 3+N-1 reach the workload (--preserve-fds), the rest do not */
+};
+
+/* What to exec, and how: from the command line, a config.json or an exec's process.json. */
 struct st_exec_spec {
 	char *const *argv;
 	char *const *envp; /* NULL: sandboxtime's own environment */
 	const char *cwd;   /* NULL: stay where sandboxtime was */
 	struct st_process process; /* rlimits, oom_score_adj, user: all off when zero */
 	struct st_hardening harden;
+	struct st_exec_hold hold;  /* on: a container that waits for start */
 };
 
 /*
  * Applies @spec's process settings, enters its cwd, hardens this process,
  * reports on @exec_fd and execs;
- * exits 125 when a step fails, 127 or 126 when exec does.
+ * exits 125 when a step fails, 127 or 126 when exec does. With a hold, the
+ * command is looked up first (a create that cannot exec fails, as runc's),
+ * then @exec_fd is closed (EOF: ready) and the process waits at the gate.
  */
 void __attribute__((noreturn)) st_exec_workload(const struct st_exec_spec *spec, int exec_fd);
 

@@ -30,6 +30,7 @@
 struct st_oci {
 	char **args;      /* NULL-terminated; NULL if absent */
 	char **env;       /* NULL-terminated; NULL if absent */
+	int terminal;     /* process.terminal (the runtime's create and exec only) */
 	char *cwd;
 	char *hostname;
 	int has_ns;
@@ -56,6 +57,19 @@ struct st_oci {
  * "config.json: .linux.namespaces[2].type: unknown namespace type \"foo\"".
  */
 int st_oci_load(const char *path, struct st_oci *out, struct st_error *err);
+
+/*
+ * The same for an engine's bundle (the OCI runtime's create and exec):
+ * read as runc reads it. Keys sandboxtime does not apply are ignored,
+ * except a security one the host enforces (apparmorProfile with AppArmor
+ * on, SELinux labels with SELinux enforcing), which is refused, naming it;
+ * process.terminal may be true (the runtime makes the pty); hooks are the
+ * runtime's.
+ */
+int st_oci_load_runtime(const char *path, struct st_oci *out, struct st_error *err);
+
+/* An exec's process.json, read the same way (oci_process.c's reader). */
+int st_oci_read_process_runtime(json_t *p, const char *file, struct st_oci *o, struct st_error *err);
 
 void st_oci_free(struct st_oci *o);
 

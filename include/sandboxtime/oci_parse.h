@@ -32,6 +32,9 @@ int st_oci_strings(json_t *a, const char *file, const char *path, int need_one, 
 int st_oci_int(json_t *v, const char *file, const char *path, long long min, long long max,
 	       long long *out, struct st_error *err);
 
+/* Whether the parse is st_oci_load_runtime()'s (an engine's bundle). */
+int st_oci_runtime_mode(void);
+
 int st_oci_read_process(json_t *p, const char *file, struct st_oci *o, struct st_error *err);
 int st_oci_read_linux(json_t *l, const char *file, struct st_oci *o, struct st_error *err);
 

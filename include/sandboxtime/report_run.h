@@ -16,6 +16,10 @@
 /* Adds "steps", "network", "net_steps", "security" and "workload" to @doc. */
 void st_run_json(json_t *doc, const struct st_report *r);
 
+/* The "security" section alone: what the workload gave up (@in_userns: its capabilities are a user namespace's). */
+struct st_hardening;
+json_t *st_run_security_json(const struct st_hardening *h, int in_userns);
+
 /* The same, as the table's sections after the layers. */
 void st_run_write_table(const struct st_report *r, FILE *out);
 

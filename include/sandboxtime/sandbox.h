@@ -4,6 +4,7 @@
 
 #include <stdint.h>
 #include <sys/resource.h>
+#include <sys/types.h>
 
 #include "sandboxtime/cgroup.h"
 #include "sandboxtime/error.h"
@@ -37,6 +38,7 @@ struct st_workload {
 	int exec_errno; /* CMD could not be executed: why */
 	int clone_errno; /* the sandbox could not be created: why */
 	int killed_after_grace; /* it outlived --kill-after and was killed */
+	pid_t held_pid;  /* exec.hold: the container's process, waiting for start (not waited for) */
 	char teardown_error[ST_ERROR_MSG_MAX]; /* the workload ran, the unwiring failed */
 	uint64_t wall_ns;
 	struct rusage ru;

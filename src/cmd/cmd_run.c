@@ -10,6 +10,7 @@
 #include "sandboxtime/oci.h"
 #include "sandboxtime/sandbox.h"
 #include "sandboxtime/seccomp_filter.h"
+#include "sandboxtime/report_run.h"
 #include "sandboxtime/session.h"
 
 /*
@@ -89,7 +90,7 @@ static int apply_config(const struct st_run_opts *o, struct st_oci *oci, struct 
 	*eff = *o;
 	if (!o->config)
 		return 0;
-	ret = st_oci_load(o->config, oci, err);
+	ret = o->oci_runtime ? st_oci_load_runtime(o->config, oci, err) : st_oci_load(o->config, oci, err);
 	if (ret < 0)
 		return ret;
 	if (!eff->argv && !oci->args)
@@ -240,6 +241,27 @@ static void record_run(struct st_session *s, const struct st_run_opts *o, const 
 }
 
 /*
+ * create's sandbox is made: the container waits for start. What the runtime
+ * keeps of it: its pid, the steps, its cgroup (which delete removes), and the
+ * report's security section. The cgroup marker goes: the runtime's state
+ * directory records the cgroup now, and the marker, named for this process,
+ * would let `cleanup` remove a live container's cgroup once create has exited.
+ */
+static void hand_over(struct st_session *s, const struct st_steps *steps, const struct st_workload *w,
+		      const struct st_sandbox_config *cfg, struct st_created *out)
+{
+	out->pid = w->held_pid;
+	out->steps = *steps;
+	if (cfg->cgroup) {
+		out->cgroup = *cfg->cgroup;
+		out->has_cgroup = 1;
+		st_cgroup_marker_remove();
+	}
+	out->security = st_run_security_json(&cfg->exec.harden,
+					     !!(s->report.mask & ST_LAYER_BIT(ST_LAYER_USER)));
+}
+
+/*
  * Builds and runs the one real sandbox. Not probed yet (--repeat=0): when the
  * clone fails, find which layer failed, and why, and try again without the
  * ones that came from "all" and are unavailable; the first @keep_steps steps
@@ -267,8 +289,14 @@ static int run_sandbox(struct st_session *s, struct st_sandbox_config *cfg, int 
 	return st_sandbox_run(cfg, steps, w, err);
 }
 
-int st_cmd_run(const struct st_run_opts *cli, const struct st_output *output, int *exit_code,
-	       struct st_error *err)
+/*
+ * The run, and the OCI runtime's create (@hold, @created: then the sandbox is
+ * built the same way, but its process waits at the gate for start, and what
+ * create must keep is handed to @created instead of a report).
+ */
+static int build_and_run(const struct st_run_opts *cli, const struct st_output *output,
+			 const struct st_exec_hold *hold, struct st_created *created, int *exit_code,
+			 struct st_error *err)
 {
 	struct st_oci oci __attribute__((cleanup(st_oci_free))) = { .args = NULL };
 	struct st_report notes = { .nerrors = 0 };
@@ -325,15 +353,38 @@ int st_cmd_run(const struct st_run_opts *cli, const struct st_output *output, in
 	}
 
 	sandbox_config(o, &oci, &s, &net, &cfg);
+	if (hold)
+		cfg.exec.hold = *hold;
 	ret = run_sandbox(&s, &cfg, o->measure.repeat > 0, sc.prog ? 1 : 0, &steps, &w, err);
 	if (ret < 0) {
 		if (w.exec_errno)
 			*exit_code = w.exit_code;
 		return ret;
 	}
+	if (hold) {
+		hand_over(&s, &steps, &w, &cfg, created);
+		*exit_code = ST_EXIT_OK;
+		return 0;
+	}
 	record_run(&s, o, &steps, &w, &net, &cfg.exec.harden, cfg.cgroup);
 	ret = st_session_report(&s, err);
 	/* The workload's status wins: a lost report must not hide its failure. */
 	*exit_code = ret < 0 && w.exit_code == 0 ? ST_EXIT_FAILURE : w.exit_code;
 	return ret;
+}
+
+int st_cmd_run(const struct st_run_opts *cli, const struct st_output *output, int *exit_code,
+	       struct st_error *err)
+{
+	return build_and_run(cli, output, NULL, NULL, exit_code, err);
+}
+
+int st_cmd_create(const struct st_run_opts *cli, const struct st_exec_hold *hold, struct st_created *out,
+		  struct st_error *err)
+{
+	struct st_output quiet = { .quiet = 1, .format = ST_FORMAT_TABLE, .cpu = -1 };
+	int code;
+
+	memset(out, 0, sizeof(*out));
+	return build_and_run(cli, &quiet, hold, out, &code, err);
 }

@@ -86,7 +86,7 @@ static void append_words(json_t *a, char *list)
 }
 
 /* What the workload gave up: its capabilities, no_new_privs, the filter. */
-static json_t *security_json(const struct st_hardening *h, int in_userns)
+json_t *st_run_security_json(const struct st_hardening *h, int in_userns)
 {
 	const struct st_seccomp *sc = h->seccomp;
 	json_t *caps = json_array(), *filter = json_null();
@@ -137,7 +137,7 @@ void st_run_json(json_t *doc, const struct st_report *r)
 		json_object_set_new(doc, "net_steps", net_steps_json(r->net_steps));
 	if (r->harden)
 		json_object_set_new(doc, "security",
-				    security_json(r->harden, !!(r->mask & ST_LAYER_BIT(ST_LAYER_USER))));
+				    st_run_security_json(r->harden, !!(r->mask & ST_LAYER_BIT(ST_LAYER_USER))));
 	if (r->cgroup_run)
 		json_object_set_new(doc, "cgroup", st_report_cgroup_run_json(r->cgroup_run));
 	json_object_set_new(doc, "workload", r->workload ? workload_json(r->config, r->workload) : json_null());

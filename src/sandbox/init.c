@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include <limits.h>
+#include <linux/close_range.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/signalfd.h>
 #include <unistd.h>
 
@@ -47,16 +50,61 @@ static const char *workload_path(const char *name, char *const *envp, char *buf,
 	return NULL;
 }
 
+/*
+ * A container's terminal: its own session, the pty's slave as controlling
+ * terminal and as fds 0, 1 and 2 (as runc does with process.terminal).
+ */
+static int take_console(int fd, struct st_error *err)
+{
+	if (setsid() < 0 || ioctl(fd, TIOCSCTTY, 0) < 0)
+		return st_error_set(err, errno, "console: making the pty the controlling terminal");
+	for (int i = 0; i < 3; i++)
+		if (dup2(fd, i) < 0)
+			return st_error_set(err, errno, "console: dup2");
+	if (fd > 2)
+		close(fd);
+	return 0;
+}
+
+/*
+ * The end of create: the command must exist (else create fails with the
+ * errno, as runc's does), the exec pipe is closed (EOF tells create the
+ * container is ready), and the process waits for start's byte. It outlives
+ * create, so the death signal that tied it to create goes first. Returns
+ * the path to exec, or NULL with errno set.
+ */
+static const char *hold_at_gate(const struct st_exec_spec *spec, int exec_err_fd, char *buf, size_t len)
+{
+	const char *file = spec->envp ? workload_path(spec->argv[0], spec->envp, buf, len) : spec->argv[0];
+	char go;
+
+	if (!file)
+		return NULL;
+	if (strchr(file, '/') && access(file, X_OK) < 0)
+		return NULL;
+	prctl(PR_SET_PDEATHSIG, 0);
+	close(exec_err_fd);
+	if (TEMP_FAILURE_RETRY(read(spec->hold.gate_fd, &go, 1)) != 1)
+		_exit(ST_EXIT_FAILURE); /* the container was deleted before it started */
+	close(spec->hold.gate_fd);
+	return file;
+}
+
 void st_exec_workload(const struct st_exec_spec *spec, int exec_err_fd)
 {
 	struct st_exec_report rep;
 	int filter_left = 0, e;
 
 	memset(&rep, 0, sizeof(rep));
+	/* Only the fds the engine asked for reach a container (--preserve-fds). */
+	if (spec->hold.on)
+		syscall(SYS_close_range, 3 + spec->hold.preserve_fds, ~0U, CLOSE_RANGE_CLOEXEC);
+	if (spec->hold.has_console && take_console(spec->hold.console_fd, &rep.err) < 0)
+		rep.failed = 1;
 	/* Before any filter: one may deny rt_sigprocmask, and the workload needs its mask back. */
 	st_signals_restore();
 	/* As runc: the limits and the user first, so that cwd is entered as that user. */
-	if (st_process_apply(&spec->process, &rep.steps, &rep.err) < 0)
+	if (!rep.failed && st_process_apply(&spec->process, &rep.steps, &rep.err) < 0)
 		rep.failed = 1;
 	if (!rep.failed && spec->cwd && chdir(spec->cwd) < 0) {
 		st_error_set(&rep.err, errno, "cwd '%s'", spec->cwd);
@@ -81,6 +129,23 @@ void st_exec_workload(const struct st_exec_spec *spec, int exec_err_fd)
 		}
 		if (tail.failed)
 			_exit(ST_EXIT_FAILURE);
+	}
+	if (spec->hold.on) {
+		char buf[PATH_MAX];
+		const char *file = hold_at_gate(spec, exec_err_fd, buf, sizeof(buf));
+
+		if (!file) {
+			/* Not found or not executable: create says so and fails. */
+			e = errno;
+			if (write(exec_err_fd, &e, sizeof(e)) != (ssize_t)sizeof(e))
+				_exit(ST_EXIT_FAILURE);
+		} else if (spec->envp) {
+			execve(file, spec->argv, spec->envp);
+		} else {
+			execvp(file, spec->argv);
+		}
+		/* After the gate nobody reads the exec pipe: the exit code says it. */
+		_exit(errno == ENOENT ? ST_EXIT_NOT_FOUND : ST_EXIT_CANNOT_EXEC);
 	}
 	if (spec->envp) {
 		char buf[PATH_MAX];

@@ -32,6 +32,26 @@ int st_oci_bad(struct st_error *err, const char *file, const char *path, const c
 
 #define bad st_oci_bad
 
+/*
+ * Set by st_oci_load_runtime() for its parse: an engine's bundle is read as
+ * runc reads it, which ignores what it does not apply (runtime-spec: a
+ * runtime MAY ignore a field it does not support, except where the spec
+ * says otherwise) -- but never a security feature this host enforces.
+ */
+static _Thread_local int as_runtime;
+
+/* A key an engine's bundle may carry that sandboxtime cannot honour where the host enforces it. */
+static int host_enforces(const char *key)
+{
+	char buf[8] = "";
+
+	if (strcmp(key, "apparmorProfile") == 0)
+		return st_read_file("/sys/module/apparmor/parameters/enabled", buf, sizeof(buf)) > 0 && buf[0] == 'Y';
+	if (strcmp(key, "selinuxLabel") == 0 || strcmp(key, "mountLabel") == 0)
+		return st_read_file("/sys/fs/selinux/enforce", buf, sizeof(buf)) > 0 && buf[0] == '1';
+	return 0;
+}
+
 int st_oci_check_keys(json_t *obj, const char *file, const char *path,
 		      const char *const *known, size_t nknown, struct st_error *err)
 {
@@ -43,11 +63,21 @@ int st_oci_check_keys(json_t *obj, const char *file, const char *path,
 
 		for (i = 0; i < nknown && strcmp(key, known[i]) != 0; i++)
 			;
-		if (i == nknown)
-			return bad(err, file, path, "\"%s\" is not supported (see --config in "
-				   "sandboxtime(1) for what is)", key);
+		if (i < nknown)
+			continue;
+		if (as_runtime && !host_enforces(key))
+			continue;
+		if (as_runtime)
+			return bad(err, file, path, "\"%s\": this host enforces it and sandboxtime cannot apply it", key);
+		return bad(err, file, path, "\"%s\" is not supported (see --config in "
+			   "sandboxtime(1) for what is)", key);
 	}
 	return 0;
+}
+
+int st_oci_runtime_mode(void)
+{
+	return as_runtime;
 }
 
 int st_oci_strings(json_t *a, const char *file, const char *path, int need_one, char ***out,
@@ -289,6 +319,26 @@ int st_oci_load(const char *path, struct st_oci *out, struct st_error *err)
 	ret = read_doc(doc, path, out, err);
 	if (ret < 0)
 		st_oci_free(out);
+	return ret;
+}
+
+int st_oci_load_runtime(const char *path, struct st_oci *out, struct st_error *err)
+{
+	int ret;
+
+	as_runtime = 1;
+	ret = st_oci_load(path, out, err);
+	as_runtime = 0;
+	return ret;
+}
+
+int st_oci_read_process_runtime(json_t *p, const char *file, struct st_oci *o, struct st_error *err)
+{
+	int ret;
+
+	as_runtime = 1;
+	ret = st_oci_read_process(p, file, o, err);
+	as_runtime = 0;
 	return ret;
 }
 

@@ -195,8 +195,12 @@ int st_oci_read_process(json_t *p, const char *file, struct st_oci *o, struct st
 	ret = st_oci_check_keys(p, file, ".process", known_process, ARRAY_SIZE(known_process), err);
 	if (ret < 0)
 		return ret;
-	if ((v = json_object_get(p, "terminal")) && json_is_true(v))
-		return bad(err, file, ".process.terminal", "true is not supported (sandboxtime allocates no terminal)");
+	if ((v = json_object_get(p, "terminal")) && json_is_true(v)) {
+		if (!st_oci_runtime_mode())
+			return bad(err, file, ".process.terminal",
+				   "true is not supported (sandboxtime allocates no terminal; as an OCI runtime it does)");
+		o->terminal = 1;
+	}
 	if ((v = json_object_get(p, "args")))
 		ret = st_oci_strings(v, file, ".process.args", 1, &o->args, err);
 	if (ret == 0 && (v = json_object_get(p, "env")))

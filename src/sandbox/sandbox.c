@@ -112,7 +112,8 @@ static void _noreturn_ sandbox_child(const struct st_sandbox_config *cfg, struct
 		_exit(ST_EXIT_FAILURE);
 	/* sandboxtime holds the outside namespace now; ours must not leak into CMD. */
 	closep(&outside_fd);
-	if (cfg->no_init)
+	/* A container's process is its own pid 1, as runc's: the engine's init, if any, is in its args. */
+	if (cfg->no_init || cfg->exec.hold.on)
 		st_exec_workload(&cfg->exec, ch->exec_wr);
 	st_init_run(&cfg->exec, ch->exec_wr, ch->report_wr, !!(cfg->mask & ST_LAYER_BIT(ST_LAYER_PID)));
 }
@@ -217,6 +218,24 @@ static void remove_cgroup(struct st_cgroup *cg, struct st_steps *steps, struct s
 	}
 }
 
+/*
+ * A container (exec.hold): configured, hardened, its command found, and now
+ * waiting for start. EOF on the exec pipe says so; the process is then the
+ * caller's to keep (w->held_pid), not waited for here.
+ */
+static int hold_container(struct st_channel *ch, pid_t *pid, struct st_workload *w, const char *cmd,
+			  struct st_steps *steps, struct st_error *err)
+{
+	int ret = st_channel_check_exec(ch, w, cmd, steps, err);
+
+	if (ret < 0)
+		return ret;
+	if (waitpid(*pid, NULL, WNOHANG) != 0)
+		return st_error_set(err, ESRCH, "sandbox: the container's process died before start");
+	w->held_pid = take_pid(pid);
+	return 0;
+}
+
 static int run(const struct st_sandbox_config *cfg, int own_pid_ns, struct outside *o,
 	       struct st_steps *steps,
 	       struct st_workload *w, struct st_error *err)
@@ -300,6 +319,8 @@ static int run(const struct st_sandbox_config *cfg, int own_pid_ns, struct outsi
 		return st_error_wrap(err, "sandbox");
 	}
 	st_steps_append(steps, &rep.steps);
+	if (cfg->exec.hold.on)
+		return hold_container(&ch, &pid, w, cfg->exec.argv[0], steps, err);
 
 	/*
 	 * With an init, the exec pipe is read once the sandbox has ended. The
@@ -341,6 +362,9 @@ int st_sandbox_run(const struct st_sandbox_config *cfg, struct st_steps *steps,
 	if (ret == 0)
 		ret = run(cfg, own_pid_ns, &o, steps, w, err);
 	unwire(cfg, &o, steps, w);
+	/* A held container lives on, in its cgroup: delete ends both. */
+	if (w->held_pid > 0)
+		return ret;
 	if (!own_pid_ns) {
 		st_kill_children();
 		prctl(PR_SET_CHILD_SUBREAPER, 0);
