@@ -49,8 +49,8 @@ struct st_exec_tail {
 struct st_exec_hold {
 	int on;
 	int gate_fd;
-	int has_console;  /* process.terminal: console_fd, the pty's slave, becomes stdin, stdout, stderr */
-	int console_fd;
+	int has_console;  /* process.terminal: a pty made inside, its master sent over console_sock, */
+	int console_sock; /* its slave made stdin, stdout, stderr and controlling terminal */
 	int preserve_fds; /* fds 3 .. 3+N-1 reach the workload (--preserve-fds), the rest do not */
 };
 

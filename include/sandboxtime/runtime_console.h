@@ -5,10 +5,10 @@
 #include "sandboxtime/error.h"
 
 /*
- * A new pty: its master is sent to the engine over @socket_path
- * (--console-socket, SCM_RIGHTS) and closed here, its slave left in
- * *@slave for the container's process (runtime_console.c).
+ * Connects to the engine's --console-socket @socket_path: *@sock then goes
+ * to the container's process, which sends the pty's master over it
+ * (st_console_send_pty). A terminal without a socket is refused.
  */
-int st_rt_console_open(const char *socket_path, int *slave, struct st_error *err);
+int st_rt_console_connect(const char *socket_path, int *sock, struct st_error *err);
 
 #endif

@@ -113,7 +113,7 @@ static int do_create(struct st_rt_global *g, const char *id, const struct create
 		     struct st_steps *steps, json_t **security, struct st_error *err)
 {
 	struct bundle_facts b = { 0 };
-	struct st_exec_hold hold = { .on = 1, .gate_fd = -1, .console_fd = -1 };
+	struct st_exec_hold hold = { .on = 1, .gate_fd = -1, .console_sock = -1 };
 	_cleanup_close_ int gate = -1, console = -1;
 	struct st_created c;
 	struct st_opts o;
@@ -137,13 +137,13 @@ static int do_create(struct st_rt_global *g, const char *id, const struct create
 	if (mkfifo(fifo, 0622) < 0 || (gate = open(fifo, O_RDWR | O_CLOEXEC)) < 0)
 		return st_error_set(err, errno, "exec fifo %s", fifo);
 	if (b.terminal) {
-		ret = st_rt_console_open(a->console_socket, &console, err);
+		ret = st_rt_console_connect(a->console_socket, &console, err);
 		if (ret < 0)
 			return ret;
 	}
 	hold.gate_fd = gate;
 	hold.has_console = b.terminal;
-	hold.console_fd = console;
+	hold.console_sock = console;
 	hold.preserve_fds = a->preserve_fds;
 	create_opts(&o, config, a->no_pivot);
 	ret = st_cmd_create(&o.run, &hold, &c, err);

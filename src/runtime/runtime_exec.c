@@ -217,7 +217,7 @@ static int run_exec(struct st_rt_global *g, const struct exec_args *a, const cha
 	if (ret == 0 && sc.prog)
 		st_steps_add(&steps, "seccomp_compile", st_now_ns() - t0);
 	if (ret == 0 && (a->tty || p.terminal))
-		ret = st_rt_console_open(a->console_socket, &console, err);
+		ret = st_rt_console_connect(a->console_socket, &console, err);
 	if (ret == 0)
 		ret = open_namespaces(s.pid, fds, err);
 	if (ret == 0)
@@ -236,7 +236,7 @@ static int run_exec(struct st_rt_global *g, const struct exec_args *a, const cha
 	spec.harden.no_new_privs = p.has_nnp && p.nnp;
 	spec.harden.seccomp = &sc;
 	spec.hold.has_console = console >= 0;
-	spec.hold.console_fd = console;
+	spec.hold.console_sock = console;
 	t0 = st_now_ns();
 	child = fork();
 	if (child < 0) {

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "sandboxtime/clock.h"
+#include "sandboxtime/console.h"
 #include "sandboxtime/init.h"
 #include "sandboxtime/signals.h"
 #include "sandboxtime/spawn.h"
@@ -51,11 +52,17 @@ static const char *workload_path(const char *name, char *const *envp, char *buf,
 }
 
 /*
- * A container's terminal: its own session, the pty's slave as controlling
- * terminal and as fds 0, 1 and 2 (as runc does with process.terminal).
+ * A container's terminal: a pty of its own devpts, the master sent to the
+ * engine, then its own session, the slave as controlling terminal and as
+ * fds 0, 1 and 2 (as runc does with process.terminal).
  */
-static int take_console(int fd, struct st_error *err)
+static int take_console(int sock, struct st_error *err)
 {
+	int fd;
+
+	if (st_console_send_pty(sock, &fd, err) < 0)
+		return -err->errnum;
+	close(sock);
 	if (setsid() < 0 || ioctl(fd, TIOCSCTTY, 0) < 0)
 		return st_error_set(err, errno, "console: making the pty the controlling terminal");
 	for (int i = 0; i < 3; i++)
@@ -99,7 +106,7 @@ void st_exec_workload(const struct st_exec_spec *spec, int exec_err_fd)
 	/* Only the fds the engine asked for reach a container (--preserve-fds). */
 	if (spec->hold.on)
 		syscall(SYS_close_range, 3 + spec->hold.preserve_fds, ~0U, CLOSE_RANGE_CLOEXEC);
-	if (spec->hold.has_console && take_console(spec->hold.console_fd, &rep.err) < 0)
+	if (spec->hold.has_console && take_console(spec->hold.console_sock, &rep.err) < 0)
 		rep.failed = 1;
 	/* Before any filter: one may deny rt_sigprocmask, and the workload needs its mask back. */
 	st_signals_restore();
