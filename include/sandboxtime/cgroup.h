@@ -24,8 +24,20 @@ enum st_cg_ctrl {
 	ST_CG_MEMORY,
 	ST_CG_PIDS,
 	ST_CG_CPU,
+	ST_CG_DEVICES, /* v1 only: cgroup v2 filters devices with a BPF program, not loaded here */
 	ST_CG_NCTRL,
 };
+
+/* One rule of linux.resources.devices, as devices.allow/deny take it: "c 1:3 rwm". */
+struct st_cg_device {
+	int allow;
+	char type;        /* 'a', 'c' or 'b' */
+	int64_t major;    /* -1: any */
+	int64_t minor;    /* -1: any */
+	char access[4];   /* of "rwm" */
+};
+
+#define ST_CG_MAX_DEVICES 64
 
 /* Limits as config.json gives them; 0: not set, -1: unlimited ("max"). */
 struct st_cgroup_limits {
@@ -34,6 +46,12 @@ struct st_cgroup_limits {
 	int64_t cpu_quota;   /* cpu.quota, us per period */
 	uint64_t cpu_period; /* cpu.period, us */
 	uint64_t cpu_shares; /* cpu.shares (v1); v2 gets the matching cpu.weight */
+	/*
+	 * Device rules in order; only set when a rule allows something (deny
+	 * all alone is what the /dev sandboxtime makes gives, with no cgroup).
+	 */
+	size_t ndevices;
+	struct st_cg_device devices[ST_CG_MAX_DEVICES];
 };
 
 /* What was asked: from the command line and the config. */

@@ -200,7 +200,8 @@ static void sandbox_config(const struct st_run_opts *o, const struct st_oci *oci
 			   struct st_sandbox_config *cfg)
 {
 	cfg->rootless = s->report.host.rootless;
-	cfg->hostname = o->hostname ? o->hostname : ST_DEFAULT_HOSTNAME;
+	/* An engine's bundle without a hostname keeps the one the uts namespace copied, as with runc. */
+	cfg->hostname = o->hostname ? o->hostname : o->oci_runtime ? NULL : ST_DEFAULT_HOSTNAME;
 	cfg->no_init = o->no_init;
 	cfg->kill_after_ms = o->kill_after_s * 1000u;
 	cfg->exec.argv = o->argv;

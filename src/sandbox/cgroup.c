@@ -17,7 +17,7 @@
 
 #define MAX_HIERS 16
 
-static const char *const ctrl_names[ST_CG_NCTRL] = { "memory", "pids", "cpu" };
+static const char *const ctrl_names[ST_CG_NCTRL] = { "memory", "pids", "cpu", "devices" };
 
 /* One mounted hierarchy and our own cgroup in it. */
 struct hier {
@@ -231,7 +231,8 @@ static int v2_enabled(const char *dir, int c)
 static unsigned int wanted_ctrls(const struct st_cgroup_limits *l)
 {
 	return (l->memory ? 1u << ST_CG_MEMORY : 0) | (l->pids ? 1u << ST_CG_PIDS : 0) |
-	       (l->cpu_quota || l->cpu_period || l->cpu_shares ? 1u << ST_CG_CPU : 0);
+	       (l->cpu_quota || l->cpu_period || l->cpu_shares ? 1u << ST_CG_CPU : 0) |
+	       (l->ndevices ? 1u << ST_CG_DEVICES : 0);
 }
 
 /* Every limit needs its controller: a v1 hierarchy, else the unified one. */
@@ -248,6 +249,10 @@ static int assign_limits(struct st_cgroup *cg, struct st_error *err)
 	for (int c = 0; c < ST_CG_NCTRL; c++) {
 		if (!(want & (1u << c)) || (have & (1u << c)))
 			continue;
+		if (c == ST_CG_DEVICES)
+			return st_error_set(err, EOPNOTSUPP, "cgroup: linux.resources.devices allows devices, which "
+					    "needs the v1 devices controller here (cgroup v2 filters devices with a "
+					    "BPF program, which sandboxtime does not load yet)");
 		if (v2 && v2_enabled(v2->path, c)) {
 			v2->ctrls |= 1u << c;
 			continue;
@@ -277,6 +282,9 @@ int st_cgroup_plan_at(const struct st_cgroup_spec *spec, pid_t pid, const char *
 	for (size_t i = 0; ret == 0 && i < n; i++) {
 		/* Mounted, but not ours (a hierarchy of another namespace): left alone. */
 		if (!h[i].have_own || cg->n == ST_CG_MAX_DIRS)
+			continue;
+		/* The devices hierarchy only for device rules (v1 mounts it alone). */
+		if (h[i].ctrls == 1u << ST_CG_DEVICES && !spec->lim.ndevices)
 			continue;
 		ret = place(spec, pid, &h[i], &cg->dir[cg->n], err);
 		if (ret == 0)

@@ -78,6 +78,23 @@ static int put_cpu(const struct st_cgroup_dir *d, const struct st_cgroup_limits 
 	return ret;
 }
 
+/* v1 devices.allow/devices.deny, one rule per write, in the config's order. */
+static int put_devices(const struct st_cgroup_dir *d, const struct st_cgroup_limits *l, struct st_error *err)
+{
+	int ret = 0;
+
+	for (size_t i = 0; ret == 0 && i < l->ndevices; i++) {
+		const struct st_cg_device *r = &l->devices[i];
+		char rule[64], major[24], minor[24];
+
+		num(major, sizeof(major), r->major, "*");
+		num(minor, sizeof(minor), r->minor, "*");
+		snprintf(rule, sizeof(rule), "%c %s:%s %s", r->type, major, minor, r->access);
+		ret = put(d, r->allow ? "devices.allow" : "devices.deny", rule, err);
+	}
+	return ret;
+}
+
 int st_cgroup_write_limits(struct st_cgroup *cg, struct st_error *err)
 {
 	const struct st_cgroup_limits *l = &cg->lim;
@@ -94,13 +111,15 @@ int st_cgroup_write_limits(struct st_cgroup *cg, struct st_error *err)
 			ret = put(d, "pids.max", v, err);
 		if (ret == 0 && (d->ctrls & (1u << ST_CG_CPU)))
 			ret = put_cpu(d, l, err);
+		if (ret == 0 && (d->ctrls & (1u << ST_CG_DEVICES)))
+			ret = put_devices(d, l, err);
 	}
 	return ret;
 }
 
 static int has_limits(const struct st_cgroup_limits *l)
 {
-	return l->memory || l->pids || l->cpu_quota || l->cpu_period || l->cpu_shares;
+	return l->memory || l->pids || l->cpu_quota || l->cpu_period || l->cpu_shares || l->ndevices;
 }
 
 int st_cgroup_mkdirs(struct st_cgroup *cg, struct st_error *err)

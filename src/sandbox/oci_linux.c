@@ -159,26 +159,63 @@ static int read_sysctl(json_t *obj, const char *file, struct st_oci *o, struct s
 	return 0;
 }
 
-/* runc spec's device rule, deny everything, which the /dev sandboxtime makes meets. */
-static int read_devices(json_t *devs, const char *file, struct st_error *err)
+/* One device rule: {allow, type, major, minor, access}, as the runtime-spec gives it. */
+static int read_device(json_t *v, const char *file, const char *where, struct st_cg_device *d,
+		       struct st_error *err)
 {
-	static const char *const rule[] = { "allow", "access" };
+	static const char *const rule[] = { "allow", "type", "major", "minor", "access" };
+	const char *type = json_string_value(json_object_get(v, "type")) ?: "a";
+	const char *access = json_string_value(json_object_get(v, "access")) ?: "rwm";
+	long long n;
+
+	if (!json_is_object(v) || st_oci_check_keys(v, file, where, rule, ARRAY_SIZE(rule), err) < 0)
+		return json_is_object(v) ? -EINVAL : bad(err, file, where, "must be an object");
+	if (!json_is_boolean(json_object_get(v, "allow")))
+		return bad(err, file, where, ".allow: must be true or false");
+	if (strlen(type) != 1 || !strchr("acbu", type[0]))
+		return bad(err, file, where, ".type: \"%s\" (a, c, b or u)", type);
+	if (!*access || strlen(access) > 3 || strspn(access, "rwm") != strlen(access))
+		return bad(err, file, where, ".access: \"%s\" (of r, w, m)", access);
+	d->allow = json_is_true(json_object_get(v, "allow"));
+	d->type = type[0] == 'u' ? 'c' : type[0];
+	d->major = d->minor = -1;
+	snprintf(d->access, sizeof(d->access), "%s", access);
+	if (json_object_get(v, "major")) {
+		if (st_oci_int(json_object_get(v, "major"), file, where, -1, 1ll << 32, &n, err) < 0)
+			return -EINVAL;
+		d->major = n;
+	}
+	if (json_object_get(v, "minor")) {
+		if (st_oci_int(json_object_get(v, "minor"), file, where, -1, 1ll << 32, &n, err) < 0)
+			return -EINVAL;
+		d->minor = n;
+	}
+	return 0;
+}
+
+/*
+ * linux.resources.devices, in order. Deny-all alone (runc spec's) needs no
+ * cgroup: the /dev sandboxtime makes holds only the default devices. A rule
+ * that allows something is kept, for the v1 devices controller.
+ */
+static int read_devices(json_t *devs, const char *file, struct st_cgroup_limits *l, struct st_error *err)
+{
 	char where[64];
+	int allows = 0;
 	size_t i;
 	json_t *v;
 
 	if (!json_is_array(devs))
 		return bad(err, file, ".linux.resources.devices", "must be an array");
+	if (json_array_size(devs) > ST_CG_MAX_DEVICES)
+		return bad(err, file, ".linux.resources.devices", "at most %d rules", ST_CG_MAX_DEVICES);
 	json_array_foreach(devs, i, v) {
 		snprintf(where, sizeof(where), ".linux.resources.devices[%zu]", i);
-		if (!json_is_object(v) ||
-		    st_oci_check_keys(v, file, where, rule, ARRAY_SIZE(rule), err) < 0 ||
-		    !json_is_false(json_object_get(v, "allow")) ||
-		    (json_object_get(v, "access") &&
-		     strcmp(json_string_value(json_object_get(v, "access")) ?: "", "rwm") != 0))
-			return bad(err, file, where, "only {\"allow\": false, \"access\": \"rwm\"} "
-				   "is supported (no device cgroup yet)");
+		if (read_device(v, file, where, &l->devices[i], err) < 0)
+			return -EINVAL;
+		allows |= l->devices[i].allow;
 	}
+	l->ndevices = allows ? json_array_size(devs) : 0;
 	return 0;
 }
 
@@ -259,7 +296,7 @@ static int read_resources(json_t *r, const char *file, struct st_oci *o, struct 
 		return bad(err, file, ".linux.resources", "must be an object");
 	if (st_oci_check_keys(r, file, ".linux.resources", known, ARRAY_SIZE(known), err) < 0)
 		return -EINVAL;
-	if ((v = json_object_get(r, "devices")) && read_devices(v, file, err) < 0)
+	if ((v = json_object_get(r, "devices")) && read_devices(v, file, l, err) < 0)
 		return -EINVAL;
 	if (read_group(r, file, "memory", mem, 1, &v, err) < 0 ||
 	    (v && read_limit(v, file, ".linux.resources.memory.limit", 4096, INT64_MAX, &l->memory, err) < 0))
@@ -269,7 +306,7 @@ static int read_resources(json_t *r, const char *file, struct st_oci *o, struct 
 		return -EINVAL;
 	if (read_cpu(r, file, l, err) < 0)
 		return -EINVAL;
-	o->cgroup.enabled |= l->memory || l->pids || l->cpu_quota || l->cpu_period || l->cpu_shares;
+	o->cgroup.enabled |= l->memory || l->pids || l->cpu_quota || l->cpu_period || l->cpu_shares || l->ndevices;
 	return 0;
 }
 

@@ -62,7 +62,7 @@ static int configure_inside(const struct st_sandbox_config *cfg, struct st_steps
 	int mount_ns = !!(m & ST_LAYER_BIT(ST_LAYER_MOUNT));
 	int ret = 0;
 
-	if (m & ST_LAYER_BIT(ST_LAYER_UTS))
+	if ((m & ST_LAYER_BIT(ST_LAYER_UTS)) && cfg->hostname)
 		ret = ST_TIMED_STEP(steps, err, "sethostname", st_ns_uts_set_hostname(cfg->hostname, err));
 	if (ret == 0 && mount_ns)
 		ret = ST_TIMED_STEP(steps, err, "mount_private", st_ns_mount_make_private(err));
