@@ -3,7 +3,7 @@
 #define SANDBOXTIME_VERSION_H
 
 #ifndef ST_VERSION
-#define ST_VERSION "0.1.0"
+#define ST_VERSION "0.2.0"
 #endif
 
 #endif

@@ -6,7 +6,8 @@
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/../lib.sh" "$1"
 
-MAN_PAGE=$(cd "$(dirname "$0")/../.." && pwd)/man/sandboxtime.1
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+MAN_PAGE=$TOP/man/sandboxtime.1
 
 plan 15
 
@@ -126,15 +127,18 @@ test_version() {
 	out=$("$ST_BIN" --version 2>&1)
 	rc=$?
 	[ "$rc" -eq 0 ] || { echo "--version exited $rc"; return 1; }
-	grep -qxE 'sandboxtime [0-9]+\.[0-9]+\.[0-9]+' <<<"$out" ||
-		{ echo "--version printed '$out', expected 'sandboxtime X.Y.Z'"; return 1; }
+	# runc's form, which engines read: the first line names the version, then spec and libseccomp.
+	[ "$(sed -n 1p <<<"$out")" = "sandboxtime version $(sed -n 's/^#define ST_VERSION "\(.*\)"/\1/p' "$TOP/include/sandboxtime/version.h")" ] &&
+		grep -qxE 'spec: [0-9]+\.[0-9]+\.[0-9]+' <<<"$out" &&
+		grep -qxE "libseccomp: $(pkg-config --modversion libseccomp | sed 's/\./\\./g')" <<<"$out" ||
+		{ echo "--version printed '$out', expected runc's form: 'sandboxtime version X.Y.Z', 'spec: ...', 'libseccomp: ...'"; return 1; }
 	expect_eq "$("$ST_BIN" -V 2>&1)" "$out"
 }
 
 test_th_version() {
 	local version th
 	[ -f "$MAN_PAGE" ] || { echo "no $MAN_PAGE"; return 1; }
-	version=$("$ST_BIN" --version | awk '{ print $2 }')
+	version=$("$ST_BIN" --version | awk 'NR == 1 { print $3 }')
 	th=$(grep -m1 '^\.TH ' "$MAN_PAGE")
 	grep -qF "\"sandboxtime $version\"" <<<"$th" ||
 		{ echo "man page header '$th' does not name sandboxtime $version"; return 1; }
@@ -247,7 +251,7 @@ test_groff_warnings() {
 
 ok "--help exits 0 and writes the usage to standard output only" test_help_stdout
 ok "-h prints the same text as --help" test_short_help
-ok "--version and -V print 'sandboxtime X.Y.Z'" test_version
+ok "--version and -V print runc's form: 'sandboxtime version X.Y.Z', spec, libseccomp" test_version
 ok "the man page header names the version of --version" test_th_version
 ok "every long option of --help appears in the man page" test_help_longs_in_man
 ok "every option of --help has an entry in the man page's OPTIONS" test_help_options_have_entries

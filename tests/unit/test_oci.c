@@ -320,8 +320,10 @@ static void test_process_and_linux_errors(void **state)
 	expect_bad(ROOT "\"linux\": {\"sysctl\": {\"net.ipv4.ip_forward\": \"1\"}}}",
 		   ".linux.sysctl.net.ipv4.ip_forward: needs the net namespace");
 	expect_bad(ROOT "\"linux\": {\"sysctl\": {\"net...x\": \"1\"}}}", ".linux.sysctl.net...x");
-	expect_bad(ROOT "\"linux\": {\"resources\": {\"devices\": [{\"allow\": true}]}}}",
-		   ".linux.resources.devices[0]: only {\"allow\": false");
+	expect_bad(ROOT "\"linux\": {\"resources\": {\"devices\": [{\"allow\": true, \"type\": \"x\"}]}}}",
+		   ".linux.resources.devices[0]: .type: \"x\" (a, c, b or u)");
+	expect_bad(ROOT "\"linux\": {\"resources\": {\"devices\": [{\"access\": \"rwm\"}]}}}",
+		   ".linux.resources.devices[0]: .allow: must be true or false");
 	expect_bad(ROOT "\"linux\": {\"uidMappings\": [{\"containerID\": 0, \"hostID\": 0, \"size\": 1}]}}",
 		   ".linux.uidMappings: needs {\"type\": \"user\"}");
 	expect_bad(ROOT "\"linux\": {\"namespaces\": [{\"type\": \"user\"}], \"gidMappings\": "
@@ -337,6 +339,35 @@ static void test_process_and_linux_errors(void **state)
 	expect_bad(ROOT "\"hooks\": {}}", ".: \"hooks\" is not supported");
 }
 
+/* Device rules: deny-all alone needs no cgroup; with an allow, every rule is kept in order. */
+static void test_device_rules(void **state)
+{
+	struct st_error err = { 0 };
+	struct st_oci o;
+
+	assert_int_equal(load(ROOT "\"linux\": {\"resources\": {\"devices\": [{\"allow\": false, \"access\": \"rwm\"}]}}}",
+			      &o, &err), 0);
+	assert_int_equal(o.cgroup.lim.ndevices, 0);
+	assert_false(o.cgroup.enabled);
+	st_oci_free(&o);
+	assert_int_equal(load(ROOT "\"linux\": {\"resources\": {\"devices\": [{\"allow\": false, \"access\": \"rwm\"},"
+			      "{\"allow\": true, \"type\": \"c\", \"major\": 1, \"minor\": 3, \"access\": \"rw\"},"
+			      "{\"allow\": true, \"type\": \"b\", \"major\": 8, \"access\": \"m\"}]}}}",
+			      &o, &err), 0);
+	assert_int_equal(o.cgroup.lim.ndevices, 3);
+	assert_true(o.cgroup.enabled);
+	assert_false(o.cgroup.lim.devices[0].allow);
+	assert_int_equal(o.cgroup.lim.devices[0].type, 'a');
+	assert_int_equal(o.cgroup.lim.devices[0].major, -1);
+	assert_true(o.cgroup.lim.devices[1].allow);
+	assert_int_equal(o.cgroup.lim.devices[1].type, 'c');
+	assert_int_equal(o.cgroup.lim.devices[1].major, 1);
+	assert_int_equal(o.cgroup.lim.devices[1].minor, 3);
+	assert_string_equal(o.cgroup.lim.devices[1].access, "rw");
+	assert_int_equal(o.cgroup.lim.devices[2].minor, -1);
+	st_oci_free(&o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -346,6 +377,7 @@ int main(void)
 		cmocka_unit_test(test_process_and_linux), cmocka_unit_test(test_process_and_linux_errors),
 		cmocka_unit_test(test_join_paths), cmocka_unit_test(test_resources),
 		cmocka_unit_test(test_resources_errors),
+		cmocka_unit_test(test_device_rules),
 	};
 
 	return cmocka_run_group_tests_name("oci", tests, NULL, NULL);
