@@ -18,6 +18,9 @@
  * (cmd_run.c, sandbox.c) up to the exec, which waits for start.
  */
 
+/* The exit status of every runtime error, as runc's: engines read the message, not the code. */
+#define ST_RT_EXIT_ERROR 1
+
 /* runc's global flags, and ours. */
 struct st_rt_global {
 	const char *root;   /* --root: where containers' state lives */
@@ -42,11 +45,11 @@ void st_runtime_log_error(const struct st_rt_global *g, const char *line);
 
 #define ST_RT_ID_MAX 1024
 
-/* A container's record under --root: ROOT/ID/state.json, the exec fifo, the lock. */
+/* A container's record under --root: ROOT/ID/state.json, the exec fifo, the lock file. */
 struct st_rt_state {
 	char id[ST_RT_ID_MAX];
 	char dir[4096];          /* ROOT/ID */
-	int dir_fd;              /* held, flock()ed: one command at a time per container */
+	int dir_fd;              /* ROOT/ID/lock, record-locked: one command at a time per container */
 	pid_t pid;               /* the container's process; 0 until create has made it */
 	unsigned long long start_ticks; /* its start time (/proc/PID/stat 22): a reused pid is not it */
 	char bundle[4096];
@@ -68,6 +71,9 @@ int st_rt_state_new(const struct st_rt_global *g, const char *id, struct st_rt_s
 
 /* Any other command: opens and locks ROOT/ID and reads its state (ENOENT: "container does not exist"). */
 int st_rt_state_open(const struct st_rt_global *g, const char *id, struct st_rt_state *s, struct st_error *err);
+
+/* Takes the container's lock (again: run lets it go while it waits for the container). */
+int st_rt_state_lock(struct st_rt_state *s, struct st_error *err);
 
 /* Writes state.json (written aside, then renamed). */
 int st_rt_state_save(const struct st_rt_state *s, struct st_error *err);

@@ -433,9 +433,13 @@ static int cmd_run(struct st_rt_global *g, int argc, char **argv, int *code, str
 		*code = ret < 0 ? ST_EXIT_FAILURE : ST_EXIT_OK;
 		return ret;
 	}
+	/* Others may kill or exec meanwhile: the lock goes while we wait, and comes back for the delete. */
+	closep(&s.dir_fd);
 	ret = st_sandbox_wait(s.pid, 0, &status, &ru, &killed, err);
 	if (ret == 0)
 		*code = st_status_to_exit(status);
+	if (ret == 0)
+		ret = st_rt_state_lock(&s, err);
 	if (ret == 0)
 		ret = do_delete(&s, 1, &more, err);
 	st_steps_append(&steps, &more);
@@ -540,14 +544,17 @@ int st_runtime_main(int argc, char **argv, struct st_rt_global *g, int *code, st
 {
 	int next = 1, ret;
 
-	*code = ST_EXIT_FAILURE;
+	*code = ST_RT_EXIT_ERROR;
 	ret = global_flags(g, argc, argv, &next, err);
-	if (ret < 0)
-		return ret;
-	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
-		if (next < argc && strcmp(argv[next], commands[i].name) == 0)
-			return commands[i].run(g, argc - next, argv + next, code, err);
-	return st_error_usage(err, "no runtime command");
+	for (size_t i = 0; ret == 0 && i < ARRAY_SIZE(commands); i++)
+		if (next < argc && strcmp(argv[next], commands[i].name) == 0) {
+			ret = commands[i].run(g, argc - next, argv + next, code, err);
+			break;
+		}
+	/* runc's status for every error of the runtime itself: 1 (a container's own status passes through run and exec). */
+	if (ret < 0 && *code == ST_EXIT_FAILURE)
+		*code = ST_RT_EXIT_ERROR;
+	return ret;
 }
 
 void st_runtime_log_error(const struct st_rt_global *g, const char *line)

@@ -4,7 +4,7 @@
  * array of {path, args, env, timeout}, run in order with the container's
  * state on stdin; a failing prestart, createRuntime, createContainer or
  * startContainer hook fails the operation, poststart and poststop ones
- * only warn. Each is a timed step, "hook_KIND_N". They run in the runtime's
+ * only warn. Each is a timed step, "hook_KIND_N" (KIND in snake case). They run in the runtime's
  * namespaces (createContainer and startContainer too: see runtime.c).
  */
 #include <fcntl.h>
@@ -22,6 +22,9 @@
 
 static const char *const kinds[] = { "prestart", "createRuntime", "createContainer", "startContainer",
 				     "poststart", "poststop" };
+/* Their steps' names, in snake case as every step is (and short enough for a step's name). */
+static const char *const step_names[] = { "prestart", "create_runtime", "create_container", "start_container",
+					  "poststart", "poststop" };
 
 int st_rt_hooks_check(json_t *hooks, const char *file, struct st_error *err)
 {
@@ -134,12 +137,16 @@ int st_rt_hooks_run(const struct st_rt_state *s, const char *kind, struct st_ste
 	state = json_dumps(doc, JSON_COMPACT);
 	if (!state)
 		return st_error_set(err, ENOMEM, "hooks");
+	size_t k = 0;
+
+	while (k < ARRAY_SIZE(kinds) - 1 && strcmp(kinds[k], kind))
+		k++;
 	json_array_foreach(list, i, h) {
 		char name[24], where[64];
 		uint64_t t0 = st_now_ns();
 		int ret;
 
-		snprintf(name, sizeof(name), "hook_%.10s_%zu", kind, i);
+		snprintf(name, sizeof(name), "hook_%s_%zu", step_names[k], i);
 		snprintf(where, sizeof(where), "%s hook %zu", kind, i);
 		ret = run_hook(h, state, where, err);
 		if (ret < 0)

@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -59,13 +58,28 @@ int st_rt_id_check(const char *id, struct st_error *err)
 	return 0;
 }
 
-static int lock_dir(struct st_rt_state *s, struct st_error *err)
+/*
+ * One command at a time per container: a POSIX record lock on ROOT/ID/lock.
+ * Not flock(): that lock belongs to the open file, which the container's
+ * process inherits from create and holds until its exec, so a create
+ * killed halfway would leave it locked for good. A record lock belongs to
+ * the process alone (a child does not inherit it) and goes when it exits,
+ * however it exits. The directory may be gone by the time the lock is
+ * ours (a delete that held it): then the container does not exist.
+ */
+int st_rt_state_lock(struct st_rt_state *s, struct st_error *err)
 {
-	s->dir_fd = open(s->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+	char path[4200];
+
+	snprintf(path, sizeof(path), "%s/lock", s->dir);
+	s->dir_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (s->dir_fd < 0)
-		return st_error_set(err, errno, "container %s", s->id);
-	if (TEMP_FAILURE_RETRY(flock(s->dir_fd, LOCK_EX)) < 0)
+		return st_error_set(err, errno == ENOENT ? ENOENT : errno, errno == ENOENT ? "container does not exist: %s" : "container %s: lock", s->id);
+	if (TEMP_FAILURE_RETRY(fcntl(s->dir_fd, F_SETLKW, &fl)) < 0)
 		return st_error_set(err, errno, "container %s: lock", s->id);
+	if (access(path, F_OK) < 0)
+		return st_error_set(err, ENOENT, "container does not exist: %s", s->id);
 	return 0;
 }
 
@@ -92,7 +106,7 @@ int st_rt_state_new(const struct st_rt_global *g, const char *id, struct st_rt_s
 	gmtime_r(&now.tv_sec, &tm);
 	snprintf(s->created, sizeof(s->created), "%04d-%02d-%02dT%02d:%02d:%02d.%09ldZ", tm.tm_year + 1900,
 		 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, now.tv_nsec);
-	return lock_dir(s, err);
+	return st_rt_state_lock(s, err);
 }
 
 static int read_state(struct st_rt_state *s, struct st_error *err)
@@ -134,7 +148,7 @@ int st_rt_state_open(const struct st_rt_global *g, const char *id, struct st_rt_
 		return ret;
 	if (access(s->dir, F_OK) < 0)
 		return st_error_set(err, ENOENT, "container does not exist: %s", id);
-	ret = lock_dir(s, err);
+	ret = st_rt_state_lock(s, err);
 	return ret < 0 ? ret : read_state(s, err);
 }
 
@@ -179,14 +193,7 @@ int st_rt_state_remove(struct st_rt_state *s, struct st_error *err)
 
 void st_rt_state_close(struct st_rt_state *s)
 {
-	/*
-	 * Unlocked explicitly: the lock belongs to the open file, which a
-	 * container made by create shares until its exec, and close would
-	 * release only our reference.
-	 */
-	if (s->dir_fd >= 0)
-		flock(s->dir_fd, LOCK_UN);
-	closep(&s->dir_fd);
+	closep(&s->dir_fd); /* and with it the record lock */
 	json_decref(s->annotations);
 	json_decref(s->hooks);
 	s->annotations = s->hooks = NULL;
