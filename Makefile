@@ -334,10 +334,10 @@ install: $(BIN) $(PROBES)
 	install -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/sandboxtime
 	install -m 0755 $(BUILD)/sandboxtime-probe $(DESTDIR)$(LIBEXECDIR)/
 	[ ! -e $(PROBE_AARCH64) ] || install -m 0755 $(PROBE_AARCH64) $(DESTDIR)$(LIBEXECDIR)/
-	install -m 0644 man/sandboxtime.1 $(DESTDIR)$(MANDIR)/man1/sandboxtime.1
+	install -m 0644 man/*.1 $(DESTDIR)$(MANDIR)/man1/
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/sandboxtime $(DESTDIR)$(MANDIR)/man1/sandboxtime.1
+	rm -f $(DESTDIR)$(BINDIR)/sandboxtime $(patsubst man/%,$(DESTDIR)$(MANDIR)/man1/%,$(wildcard man/*.1))
 	rm -rf $(DESTDIR)$(LIBEXECDIR)
 
 clean:

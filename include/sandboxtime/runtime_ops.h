@@ -31,6 +31,9 @@ int st_rt_ps(const struct st_rt_state *s, int json, FILE *out, struct st_error *
 /* runc 1.1's `features` document, for what sandboxtime does. */
 json_t *st_rt_features(void);
 
+/* report FILE...: per-step medians across many containers' --report lines (runtime_summary.c). */
+int st_rt_cmd_report(struct st_rt_global *g, int argc, char **argv, int *code, struct st_error *err);
+
 /* exec: a new process in a running container (runtime_exec.c). */
 int st_rt_cmd_exec(struct st_rt_global *g, int argc, char **argv, int *code, struct st_error *err);
 

@@ -492,7 +492,7 @@ static const struct {
 } commands[] = {
 	{ "create", cmd_create }, { "start", cmd_start }, { "state", cmd_state },	{ "kill", cmd_kill },
 	{ "delete", cmd_delete }, { "run", cmd_run },	  { "exec", st_rt_cmd_exec }, { "ps", cmd_ps },
-	{ "features", cmd_features },
+	{ "features", cmd_features }, { "report", st_rt_cmd_report },
 };
 
 /* The global flags: runc's (--root, --log, --log-format, --debug, --systemd-cgroup), and --report. */

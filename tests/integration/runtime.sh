@@ -12,7 +12,7 @@ source "$(dirname "$0")/../lib.sh" "$1"
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 BUSYBOX=/bin/busybox
-PLAN=20
+PLAN=21
 plan $PLAN
 if [ ! -x "$BUSYBOX" ] || ! is_root; then
 	for _ in $(seq $PLAN); do skip "runtime" "needs root and $BUSYBOX (Debian's busybox-static: sh .ci/install-deps test)"; done
@@ -301,6 +301,42 @@ t_features() {
 	"$ST_PY" -c 'import json,sys; d = json.load(open(sys.argv[1])); assert "network" in d["linux"]["namespaces"] and "CAP_SYS_ADMIN" in d["linux"]["capabilities"] and d["linux"]["seccomp"]["enabled"] and "poststop" in d["hooks"], d' "$RT_OUT"
 }
 
+# report: per-step medians over many containers, checked against Python's
+# statistics module on lines made here; the 95% interval of the median from
+# the binomial order statistics (n=7: the extremes; n=3: none, and why).
+t_summary() {
+	local f=$ST_TMP/summary.jsonl
+	"$ST_PY" - "$f" <<'PY'
+import json, sys
+with open(sys.argv[1], "w") as f:
+    for i, us in enumerate([5.0, 1.0, 7.0, 3.0, 2.0, 6.0, 4.0]):
+        f.write(json.dumps({"schema": "sandboxtime/runtime/v1", "op": "create", "id": "c%d" % i, "bundle": "/b", "time": 1.0,
+                            "steps": [{"step": "clone", "us": us}, {"step": "pivot_root", "us": 10 * us}], "total_us": 11 * us}) + "\n")
+    for us in (9.0, 8.0, 30.0):
+        f.write(json.dumps({"schema": "sandboxtime/runtime/v1", "op": "delete", "id": "d", "bundle": "/b", "time": 1.0,
+                            "steps": [{"step": "cgroup_rmdir", "us": us}], "total_us": us}) + "\n")
+    f.write("not a report line\n")
+PY
+	rt root report --format=json "$f" && rt_ok || return 1
+	"$ST_PY" - "$RT_OUT" <<'PY'
+import json, statistics, sys
+d = json.load(open(sys.argv[1]))
+assert d["schema"] == "sandboxtime/runtime-report/v1" and d["operations"] == 10 and d["skipped_lines"] == 1, d
+by = {(x["op"], x["step"]): x for x in d["figures"]}
+clone = by[("create", "clone")]
+assert clone["n"] == 7 and clone["median_us"] == statistics.median([5, 1, 7, 3, 2, 6, 4]), clone
+assert (clone["ci_low_us"], clone["ci_high_us"]) == (1.0, 7.0), clone
+assert by[("create", "total")]["median_us"] == 44.0, by[("create", "total")]
+rm = by[("delete", "cgroup_rmdir")]
+assert rm["n"] == 3 and rm["median_us"] == 9.0 and rm["ci_low_us"] is None and rm["ci_why"] == "n=3: 95% needs n >= 6", rm
+PY
+	rt root report "$f" && rt_ok || return 1
+	grep -q "^create   clone  .* 7 .*4.0 .*\[1.0, 7.0\]" "$RT_OUT" && grep -q "^delete .*~? (n < 6)" "$RT_OUT" ||
+		{ cat "$RT_OUT"; return 1; }
+	rt root report "$ST_TMP/no-such.jsonl"
+	rt_fails 1 "report: cannot read"
+}
+
 t_systemd_cgroup() {
 	rt root --systemd-cgroup state x
 	rt_fails 1 "systemd-cgroup: sandboxtime manages cgroups itself"
@@ -319,4 +355,5 @@ ok "process.terminal: the pty's master through --console-socket, a tty of the co
 ok "--log --log-format=json: the error as a JSON line an engine reads" t_log_json
 ok "features: runc 1.1's document, with namespaces, capabilities, seccomp and hooks" t_features
 ok "--systemd-cgroup: refused in one line that says what to configure" t_systemd_cgroup
+ok "report: per-step medians (as Python's statistics), the median's 95% interval, none below n = 6" t_summary
 ok "no container is left in the suite's roots" eval '[ -z "$(find "$RT_ROOT" -mindepth 2)" ] || { find "$RT_ROOT"; false; }'
