@@ -63,6 +63,9 @@ struct st_rt_state {
 /* The directory of --root (made 0700 if missing): the flag, else /run/sandboxtime or $XDG_RUNTIME_DIR/sandboxtime. */
 int st_rt_root(struct st_rt_global *g, struct st_error *err);
 
+/* Whether we are root of the host (not uid 0 of a user namespace, as under rootless podman). */
+int st_rt_host_root(void);
+
 /* A container id as runc allows it: [A-Za-z0-9_+.-], not "." or "..". */
 int st_rt_id_check(const char *id, struct st_error *err);
 

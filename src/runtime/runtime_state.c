@@ -23,15 +23,31 @@
 
 const char *const st_rt_status_names[4] = { "creating", "created", "running", "stopped" };
 
+/*
+ * Root of the host: uid 0 mapped to itself over the whole range. Root in a
+ * user namespace (rootless podman runs its runtime there) is not: its
+ * /run is the host's, not its own.
+ */
+int st_rt_host_root(void)
+{
+	char map[128];
+	unsigned long inside, outside, count;
+
+	return geteuid() == 0 && st_read_file("/proc/self/uid_map", map, sizeof(map)) > 0 &&
+	       sscanf(map, "%lu %lu %lu", &inside, &outside, &count) == 3 && inside == 0 && outside == 0 &&
+	       count == 4294967295ul;
+}
+
 int st_rt_root(struct st_rt_global *g, struct st_error *err)
 {
 	const char *run = getenv("XDG_RUNTIME_DIR");
+	int host_root = st_rt_host_root();
 	struct stat st;
 
 	if (!g->root) {
-		if (geteuid() != 0 && (!run || run[0] != '/'))
+		if (!host_root && (!run || run[0] != '/'))
 			return st_error_usage(err, "--root: rootless, and XDG_RUNTIME_DIR is not set: give --root=DIR (a directory of your own)");
-		snprintf(g->root_buf, sizeof(g->root_buf), "%s/sandboxtime", geteuid() == 0 ? "/run" : run);
+		snprintf(g->root_buf, sizeof(g->root_buf), "%s/sandboxtime", host_root ? "/run" : run);
 		g->root = g->root_buf;
 	}
 	if (mkdir(g->root, 0700) < 0 && errno != EEXIST)

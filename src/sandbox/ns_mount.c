@@ -324,6 +324,20 @@ static int bind_tree(const char *host, int rootfd, const struct st_mount *m, con
  * the empty unified one. So both bind the host's /sys/fs/cgroup tree, the
  * same view as root and rootless.
  */
+/* @opts ("a,b=1,c") without the options that start with @prefix, into @out. */
+static void drop_option(const char *opts, const char *prefix, char *out, size_t len)
+{
+	size_t n = 0, plen = strlen(prefix);
+
+	out[0] = '\0';
+	for (const char *o = opts; *o; o += strcspn(o, ","), o += *o == ',') {
+		size_t olen = strcspn(o, ",");
+
+		if (strncmp(o, prefix, plen) != 0 && n < len)
+			n += (size_t)snprintf(out + n, len - n, "%s%.*s", n ? "," : "", (int)olen, o);
+	}
+}
+
 static int mount_fs(const struct st_mount *m, int rootfd, const char *target)
 {
 	const char *data = m->data[0] ? m->data : NULL;
@@ -335,6 +349,17 @@ static int mount_fs(const struct st_mount *m, int rootfd, const char *target)
 		return 0;
 	if (m->type == ST_MOUNT_SYSFS && errno == EPERM)
 		return bind_tree("/sys", rootfd, m, target);
+	/*
+	 * devpts refuses a gid= the namespace that owns it cannot map (root
+	 * of rootless podman's user namespace, gid=5): without it, as runc
+	 * and crun retry, the ptys get the creating process's group.
+	 */
+	if (m->type == ST_MOUNT_DEVPTS && errno == EINVAL && data && strstr(data, "gid=")) {
+		char without[sizeof(m->data)];
+
+		drop_option(data, "gid=", without, sizeof(without));
+		return mount(type_names[m->type], target, type_names[m->type], m->flags, without);
+	}
 	return -1;
 }
 
