@@ -14,7 +14,7 @@ import os
 import statistics
 import sys
 
-TOOLS = ("sandboxtime", "sandboxtime-cgroup", "crun", "runc")
+TOOLS = ("sandboxtime", "sandboxtime-cgroup", "sandboxtime-runtime", "crun", "runc")
 
 
 def make_config(fixture, dst, host_id):

@@ -11,7 +11,9 @@
 # in hybrid mode not supported"), so every tool runs in a private mount
 # namespace where an empty file is bound over
 # /sys/fs/cgroup/unified/cgroup.controllers (bench/crun_compare.sh does the
-# same); crun runs with --cgroup-manager=disabled. runc makes and removes a
+# same); crun runs with --cgroup-manager=disabled. sandboxtime-runtime is
+# sandboxtime as an OCI runtime (`sandboxtime run --bundle B ID`, runc's
+# command line): the comparison with crun run and runc run is like for like. runc makes and removes a
 # cgroup for each container (its default, and the runtime spec's
 # linux.resources.devices rule is enforced there); the bundle asks for no
 # limit, so sandboxtime and crun make none. sandboxtime-cgroup is the same
@@ -43,13 +45,14 @@ cp "$(command -v busybox)" "$TMP/rootfs/bin/busybox"
 for a in $(busybox --list); do [ "$a" = busybox ] || ln -s busybox "$TMP/rootfs/bin/$a"; done
 cp "$BIN" "$TMP/sandboxtime"
 for m in root nobody; do
-	mkdir -p "$TMP/$m" "$TMP/$m-state"
+	mkdir -p "$TMP/$m" "$TMP/$m-state" "$TMP/$m-st"
 	cp -a "$TMP/rootfs" "$TMP/$m/rootfs"
 	fixture=$ROOT/configs/oci/runc-spec.json id=0
 	[ $m = nobody ] && fixture=$ROOT/configs/oci/runc-spec-rootless.json id=$(id -u nobody)
 	python3 "$ROOT/bench/oci_compare.py" --config "$fixture" "$TMP/$m/config.json" "$id"
 done
-chown nobody "$TMP/nobody-state"
+chown nobody "$TMP/nobody-state" "$TMP/nobody-st"
+chmod 700 "$TMP/root-st" "$TMP/nobody-st"
 # hyperfine runs as the mode's user: its exports go here first.
 mkdir -p "$TMP/hf" && chmod 1777 "$TMP/hf"
 chmod -R a+rX "$TMP"
@@ -59,6 +62,8 @@ spec() {
 	case $2 in
 	sandboxtime) echo "$TMP/sandboxtime --repeat=0 -q --config=$TMP/$1/config.json" ;;
 	sandboxtime-cgroup) echo "$TMP/sandboxtime --repeat=0 -q --cgroup --config=$TMP/$1/config.json" ;;
+	# The OCI runtime's own create, start, wait and delete (runc's command line), as crun run and runc run.
+	sandboxtime-runtime) echo "$TMP/sandboxtime --root $TMP/$1-st run --bundle $TMP/$1 oci-$1" ;;
 	crun) echo "crun --cgroup-manager=disabled --root $TMP/$1-state run --bundle $TMP/$1 oci-$1" ;;
 	runc) [ "$1" = nobody ] && echo "runc --rootless=true --root $TMP/$1-state run --bundle $TMP/$1 oci-$1" ||
 		echo "runc --root $TMP/$1-state run --bundle $TMP/$1 oci-$1" ;;
@@ -72,7 +77,7 @@ if [ -n "\$(cat "\$f" 2>/dev/null)" ]; then : >"$TMP/empty"; mount --bind "$TMP/
 as() { if [ "\$1" = nobody ]; then shift; (cd /tmp && setpriv --reuid=nobody --regid=nogroup --clear-groups env XDG_RUNTIME_DIR=$TMP/nobody-state "\$@"); else shift; "\$@"; fi; }
 for m in root nobody; do
 	tools=""
-	for t in sandboxtime sandboxtime-cgroup crun runc; do
+	for t in sandboxtime sandboxtime-cgroup sandboxtime-runtime crun runc; do
 		if as \$m \$(grep "^\$m \$t=" "$TMP/specs" | cut -d= -f2-) >"$OUT/\$m-\$t.check" 2>&1; then
 			tools="\$tools \$t"
 		else
@@ -90,7 +95,7 @@ for m in root nobody; do
 done
 EOF2
 : >"$TMP/specs"
-for m in root nobody; do for t in sandboxtime sandboxtime-cgroup crun runc; do echo "$m $t=$(spec $m $t)" >>"$TMP/specs"; done; done
+for m in root nobody; do for t in sandboxtime sandboxtime-cgroup sandboxtime-runtime crun runc; do echo "$m $t=$(spec $m $t)" >>"$TMP/specs"; done; done
 : >"$OUT/refused.txt"
 unshare --mount --propagation private sh "$TMP/inner.sh"
 cp "$TMP"/hf/*.json "$OUT"/
@@ -101,7 +106,7 @@ cp "$TMP"/hf/*.json "$OUT"/
 	echo "kernel=$(uname -r)"
 	echo "crun=$(crun --version | head -1)"
 	echo "runc=$(runc --version | head -1)"
-	echo "sandboxtime=$("$BIN" --version)"
+	echo "sandboxtime=$("$BIN" --version | head -1)"
 	echo "loadavg=$(cut -d' ' -f1-3 /proc/loadavg)"
 	echo "rounds=$ROUNDS rounds of $RUNS runs"
 } >"$OUT/facts.txt"
