@@ -72,6 +72,7 @@ struct st_run_opts {
 	const char *config;   /* --config: an OCI runtime-spec config.json */
 	int oci_runtime;      /* the config is an engine's bundle (runtime create): read as runc reads it */
 	int no_pivot;         /* runtime create --no-pivot (accepted; the root is always pivoted) */
+	const char *container_cgroup; /* runtime create: the cgroup path when the bundle names none ("/ID") */
 	int cgroup;           /* --cgroup[=PARENT]: the cgroup resource layer */
 	const char *cgroup_parent; /* PARENT, a cgroup path; NULL: our own cgroup */
 	unsigned int given;   /* ST_GIVEN_*: options on the command line win over --config */

@@ -177,6 +177,13 @@ static int plan_cgroup(const struct st_run_opts *o, const struct st_oci *oci, st
 	*out = NULL;
 	spec.enabled |= o->cgroup;
 	spec.parent = o->cgroup_parent;
+	/*
+	 * A container outlives create: its cgroup is named for it, as runc's,
+	 * never sandboxtime-<pid> (whose pid, create's, is soon dead, which
+	 * would let `cleanup` take a live container's cgroup).
+	 */
+	if (!spec.path && o->container_cgroup)
+		spec.path = o->container_cgroup;
 	if (!spec.enabled)
 		return 0;
 	if (st_cgroup_plan(&spec, cg, &why) == 0) {

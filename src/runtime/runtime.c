@@ -91,9 +91,10 @@ static void keep_cgroup(struct st_rt_state *s, const struct st_created *c)
 }
 
 /* The run's options for a bundle: its config decides; nothing measured, only built. */
-static void create_opts(struct st_opts *o, const char *config, int no_pivot)
+static void create_opts(struct st_opts *o, const char *config, int no_pivot, const char *cgroup)
 {
 	st_cli_defaults(o);
+	o->run.container_cgroup = cgroup;
 	o->run.config = config;
 	o->run.oci_runtime = 1;
 	o->run.no_pivot = no_pivot;
@@ -117,7 +118,7 @@ static int do_create(struct st_rt_global *g, const char *id, const struct create
 	_cleanup_close_ int gate = -1, console = -1;
 	struct st_created c;
 	struct st_opts o;
-	char config[PATH_MAX + 16], fifo[4200];
+	char config[PATH_MAX + 16], fifo[4200], cgroup[ST_RT_ID_MAX + 2];
 	int ret;
 
 	ret = st_rt_state_new(g, id, s, err);
@@ -145,7 +146,8 @@ static int do_create(struct st_rt_global *g, const char *id, const struct create
 	hold.has_console = b.terminal;
 	hold.console_sock = console;
 	hold.preserve_fds = a->preserve_fds;
-	create_opts(&o, config, a->no_pivot);
+	snprintf(cgroup, sizeof(cgroup), "/%s", id);
+	create_opts(&o, config, a->no_pivot, cgroup);
 	ret = st_cmd_create(&o.run, &hold, &c, err);
 	if (ret < 0)
 		return ret;

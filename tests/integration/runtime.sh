@@ -12,7 +12,7 @@ source "$(dirname "$0")/../lib.sh" "$1"
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 BUSYBOX=/bin/busybox
-PLAN=21
+PLAN=22
 plan $PLAN
 if [ ! -x "$BUSYBOX" ] || ! is_root; then
 	for _ in $(seq $PLAN); do skip "runtime" "needs root and $BUSYBOX (Debian's busybox-static: sh .ci/install-deps test)"; done
@@ -337,6 +337,22 @@ PY
 	rt_fails 1 "report: cannot read"
 }
 
+# A memory limit and no cgroupsPath: the cgroup is named for the container (/ID, as runc's),
+# holds the container, survives `sandboxtime cleanup` while it runs, and goes with delete.
+t_cgroup() {
+	local b id=cg-limited pid line
+	b=$(bundle root 'exec sleep 30' 'c["linux"]["resources"] = {"memory": {"limit": 67108864}, "pids": {"limit": 64}}') || return 1
+	rt root run --detach --bundle "$b" "$id" && rt_ok || return 1
+	pid=$(state_field root "$id" pid)
+	line=$(grep -E '^[0-9]+:([^:]*,)?memory(,[^:]*)?:|^0::' "/proc/$pid/cgroup" | head -1)
+	[[ "$line" == *":/$id" ]] || { echo "the container's cgroup: $line"; rt root delete -f "$id"; return 1; }
+	"$ST_BIN" cleanup >/dev/null 2>&1
+	expect_eq "$(state_field root "$id" status)" running || { rt root delete -f "$id"; return 1; }
+	grep -q ":/$id\$" "/proc/$pid/cgroup" || { echo "cleanup moved or removed it: $(cat "/proc/$pid/cgroup")"; return 1; }
+	rt root delete --force "$id" && rt_ok || return 1
+	nothing_left root "$id"
+}
+
 t_systemd_cgroup() {
 	rt root --systemd-cgroup state x
 	rt_fails 1 "systemd-cgroup: sandboxtime manages cgroups itself"
@@ -355,5 +371,6 @@ ok "process.terminal: the pty's master through --console-socket, a tty of the co
 ok "--log --log-format=json: the error as a JSON line an engine reads" t_log_json
 ok "features: runc 1.1's document, with namespaces, capabilities, seccomp and hooks" t_features
 ok "--systemd-cgroup: refused in one line that says what to configure" t_systemd_cgroup
+ok "resources without cgroupsPath: a cgroup /ID holds the container, cleanup leaves it, delete removes it [root]" t_cgroup
 ok "report: per-step medians (as Python's statistics), the median's 95% interval, none below n = 6" t_summary
 ok "no container is left in the suite's roots" eval '[ -z "$(find "$RT_ROOT" -mindepth 2)" ] || { find "$RT_ROOT"; false; }'
