@@ -16,6 +16,7 @@
 #include "sandboxtime/runtime_args.h"
 #include "sandboxtime/runtime_ops.h"
 #include "sandboxtime/stats.h"
+#include "sandboxtime/textfile.h"
 #include "sandboxtime/util.h"
 
 #define MAX_FIGURES 256
@@ -141,11 +142,15 @@ static json_t *figure_json(struct figure *f)
 	size_t k;
 	json_t *o;
 
+	double sum = 0;
+
 	qsort(f->v, f->n, sizeof(*f->v), by_value);
 	st_stats_compute(f->v, f->n, &st);
+	for (size_t i = 0; i < f->n; i++)
+		sum += f->v[i];
 	k = median_rank(f->n);
-	o = json_pack("{s:s,s:s,s:I,s:f,s:f,s:f}", "op", f->op, "step", f->step, "n", (json_int_t)f->n, "median_us",
-		      st.median, "p95_us", st.p95, "max_us", st.max);
+	o = json_pack("{s:s,s:s,s:I,s:f,s:f,s:f,s:f}", "op", f->op, "step", f->step, "n", (json_int_t)f->n,
+		      "median_us", st.median, "p95_us", st.p95, "max_us", st.max, "sum_us", sum);
 	if (k) {
 		json_object_set_new(o, "ci_low_us", json_real(f->v[k - 1]));
 		json_object_set_new(o, "ci_high_us", json_real(f->v[f->n - k]));
@@ -181,11 +186,41 @@ static void write_table(json_t *figures, const struct summary *s, FILE *out)
 	}
 }
 
+/*
+ * --textfile: Prometheus summaries in seconds, one per operation and step
+ * (quantile 0.5 the median, 0.95 the p95), with _sum and _count, for
+ * node_exporter's textfile collector.
+ */
+static int write_prom(const void *ctx, FILE *out, struct st_error *err)
+{
+	json_t *figures = (json_t *)ctx, *f;
+	size_t i;
+
+	fputs("# HELP sandboxtime_runtime_step_seconds A container operation's step, across the containers of the --report files.\n"
+	      "# TYPE sandboxtime_runtime_step_seconds summary\n",
+	      out);
+	json_array_foreach(figures, i, f) {
+		const char *op = json_string_value(json_object_get(f, "op"));
+		const char *step = json_string_value(json_object_get(f, "step"));
+		double n = (double)json_integer_value(json_object_get(f, "n"));
+
+		fprintf(out, "sandboxtime_runtime_step_seconds{op=\"%s\",step=\"%s\",quantile=\"0.5\"} %.9g\n", op, step,
+			json_number_value(json_object_get(f, "median_us")) / 1e6);
+		fprintf(out, "sandboxtime_runtime_step_seconds{op=\"%s\",step=\"%s\",quantile=\"0.95\"} %.9g\n", op, step,
+			json_number_value(json_object_get(f, "p95_us")) / 1e6);
+		fprintf(out, "sandboxtime_runtime_step_seconds_sum{op=\"%s\",step=\"%s\"} %.9g\n", op, step,
+			json_number_value(json_object_get(f, "sum_us")) / 1e6);
+		fprintf(out, "sandboxtime_runtime_step_seconds_count{op=\"%s\",step=\"%s\"} %.0f\n", op, step, n);
+	}
+	return ferror(out) ? st_error_set(err, EIO, "report: --textfile") : 0;
+}
+
 int st_rt_cmd_report(struct st_rt_global *g, int argc, char **argv, int *code, struct st_error *err)
 {
 	static struct summary s;
-	const char *format = "table";
-	const struct st_rt_flag flags[] = { ST_RT_FLAG_STR("format", 'f', &format), { .name = NULL } };
+	const char *format = "table", *textfile = NULL;
+	const struct st_rt_flag flags[] = { ST_RT_FLAG_STR("format", 'f', &format),
+					    ST_RT_FLAG_STR("textfile", 0, &textfile), { .name = NULL } };
 	json_auto_t *figures = json_array();
 	int next = 1, ret;
 
@@ -202,6 +237,8 @@ int st_rt_cmd_report(struct st_rt_global *g, int argc, char **argv, int *code, s
 		ret = st_error_usage(err, "report: no sandboxtime/runtime/v1 line in %s", argv[next]);
 	for (size_t i = 0; ret == 0 && i < s.n; i++)
 		json_array_append_new(figures, figure_json(&s.f[i]));
+	if (ret == 0 && textfile)
+		ret = st_textfile_write("report", textfile, write_prom, figures, err);
 	if (ret == 0 && strcmp(format, "json") == 0) {
 		json_auto_t *doc = json_pack("{s:s,s:I,s:I,s:O}", "schema", "sandboxtime/runtime-report/v1", "operations",
 					     (json_int_t)s.lines, "skipped_lines", (json_int_t)s.skipped, "figures", figures);

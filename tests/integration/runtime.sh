@@ -333,6 +333,14 @@ PY
 	rt root report "$f" && rt_ok || return 1
 	grep -q "^create   clone  .* 7 .*4.0 .*\[1.0, 7.0\]" "$RT_OUT" && grep -q "^delete .*~? (n < 6)" "$RT_OUT" ||
 		{ cat "$RT_OUT"; return 1; }
+	# --textfile: Prometheus summaries in seconds (the fixture's clone median is 4 us), promtool-clean.
+	rt root report --textfile="$ST_TMP/rt.prom" "$f" && rt_ok || return 1
+	grep -qx 'sandboxtime_runtime_step_seconds{op="create",step="clone",quantile="0.5"} 4e-06' "$ST_TMP/rt.prom" &&
+		grep -qx 'sandboxtime_runtime_step_seconds_count{op="delete",step="cgroup_rmdir"} 3' "$ST_TMP/rt.prom" ||
+		{ cat "$ST_TMP/rt.prom"; return 1; }
+	if [ -x "$top/.ci/tools/promtool" ]; then
+		"$top/.ci/tools/promtool" check metrics <"$ST_TMP/rt.prom" || return 1
+	fi
 	rt root report "$ST_TMP/no-such.jsonl"
 	rt_fails 1 "report: cannot read"
 }
@@ -372,5 +380,5 @@ ok "--log --log-format=json: the error as a JSON line an engine reads" t_log_jso
 ok "features: runc 1.1's document, with namespaces, capabilities, seccomp and hooks" t_features
 ok "--systemd-cgroup: refused in one line that says what to configure" t_systemd_cgroup
 ok "resources without cgroupsPath: a cgroup /ID holds the container, cleanup leaves it, delete removes it [root]" t_cgroup
-ok "report: per-step medians (as Python's statistics), the median's 95% interval, none below n = 6" t_summary
+ok "report: per-step medians (as Python's statistics), the median's 95% interval, none below n = 6, --textfile in seconds" t_summary
 ok "no container is left in the suite's roots" eval '[ -z "$(find "$RT_ROOT" -mindepth 2)" ] || { find "$RT_ROOT"; false; }'
