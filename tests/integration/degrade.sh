@@ -98,6 +98,8 @@ t_chroot_rootless() {
 # /proc, and how to mount it, instead of every layer "missing".
 t_chroot_noproc() {
 	local errf=$ST_TMP/chroot-noproc.err rc
+	# LeakSanitizer reads /proc, which this chroot has not: leaks are looked for everywhere else.
+	[ -z "${ASAN_OPTIONS:-}" ] || export ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0"
 	CHROOT_PROC=no in_chroot nobody:nogroup /dev/null "$errf" --repeat=0 -- /usr/bin/true
 	rc=$?
 	[ "$rc" -eq 125 ] || { echo "rootless: exit $rc, expected 125"; cat "$errf"; return 1; }
