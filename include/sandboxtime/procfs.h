@@ -3,6 +3,13 @@
 #define SANDBOXTIME_PROCFS_H
 
 #include <stddef.h>
+#include <sys/types.h>
+
+/*
+ * Up to @max pids from a file that lists them (cgroup.procs,
+ * /proc/self/task/TID/children); how many were read (0: none, or no file).
+ */
+size_t st_read_pids(const char *path, pid_t *pids, size_t max);
 
 /*
  * One line of /proc/PID/mountinfo (proc(5)):

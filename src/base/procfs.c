@@ -186,3 +186,17 @@ void st_netdev_feed(struct st_netdev *d, size_t n, void (*cb)(const char *name, 
 		d->skipping = 1;
 	}
 }
+
+size_t st_read_pids(const char *path, pid_t *pids, size_t max)
+{
+	FILE *f = fopen(path, "re");
+	size_t n = 0;
+	int pid;
+
+	if (!f)
+		return 0;
+	while (n < max && fscanf(f, "%d", &pid) == 1)
+		pids[n++] = pid;
+	fclose(f);
+	return n;
+}

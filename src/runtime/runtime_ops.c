@@ -16,6 +16,7 @@
 
 #include "sandboxtime/caps.h"
 #include "sandboxtime/layer.h"
+#include "sandboxtime/procfs.h"
 #include "sandboxtime/runtime_ops.h"
 #include "sandboxtime/util.h"
 #include "sandboxtime/version.h"
@@ -45,18 +46,9 @@ int st_rt_signal_parse(const char *text, int *sig, struct st_error *err)
 static size_t cgroup_pids(const char *dir, pid_t *pids, size_t max)
 {
 	char path[ST_CG_PATH_MAX + 16];
-	size_t n = 0;
-	FILE *f;
-	int pid;
 
 	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
-	f = fopen(path, "re");
-	if (!f)
-		return 0;
-	while (n < max && fscanf(f, "%d", &pid) == 1)
-		pids[n++] = pid;
-	fclose(f);
-	return n;
+	return st_read_pids(path, pids, max);
 }
 
 /* The pids whose pid namespace is the container process's: up to @max. */

@@ -6,6 +6,7 @@
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 
+#include "sandboxtime/procfs.h"
 #include "sandboxtime/spawn.h"
 
 pid_t st_clone3(uint64_t flags, struct st_error *err)
@@ -103,18 +104,9 @@ int st_status_to_exit(int status)
 static size_t read_children(pid_t *pids, size_t max)
 {
 	char path[64];
-	size_t n = 0;
-	FILE *f;
-	int pid;
 
 	snprintf(path, sizeof(path), "/proc/self/task/%d/children", (int)syscall(SYS_gettid));
-	f = fopen(path, "re");
-	if (!f)
-		return 0;
-	while (n < max && fscanf(f, "%d", &pid) == 1)
-		pids[n++] = pid;
-	fclose(f);
-	return n;
+	return st_read_pids(path, pids, max);
 }
 
 void st_kill_children(void)
