@@ -21,7 +21,8 @@ plan 2
 copy_build() {
 	local to=$1
 	mkdir -p "$to" && cp -a "$BUILD/obj" "$BUILD/gen" "$BUILD/build-flags" "$BUILD/libsandboxtime.a" \
-		"$BUILD/sandboxtime" "$BUILD/sandboxtime-probe" "$to/" && rm -f "$to/probe-aarch64.stamp"
+		"$BUILD/sandboxtime" "$BUILD/sandboxtime-probe" "$BUILD/sandboxtime-seccomp-gen" "$to/" &&
+		rm -f "$to/probe-aarch64.stamp"
 }
 
 # A cross compiler that fails the way Debian's does without its C library.
