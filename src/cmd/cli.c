@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <string.h>
 
+#include "sandboxtime/bench_registry.h"
 #include "sandboxtime/cli.h"
 #include "sandboxtime/compiler.h"
 #include "sandboxtime/layer.h"
@@ -37,21 +38,6 @@ static const struct {
 	[ST_CMD_COMPARE] = { "compare", " reads reports, it measures nothing: ", 0 },
 };
 
-/* sandboxtime bench NAME: the micro-benchmarks behind the numbers. */
-static const char *const bench_names[ST_BENCH_NAME_KINDS] = {
-	[ST_BENCH_NAME_SYSCALL] = "syscall",
-	[ST_BENCH_NAME_CPU] = "cpu",
-	[ST_BENCH_NAME_FORK] = "fork",
-	[ST_BENCH_NAME_CHURN] = "churn",
-	[ST_BENCH_NAME_FILES] = "files",
-	[ST_BENCH_NAME_USERNS] = "userns",
-	[ST_BENCH_NAME_WHERE] = "where",
-	[ST_BENCH_NAME_MOUNTS] = "mounts",
-	[ST_BENCH_NAME_CGROUP] = "cgroup",
-	[ST_BENCH_NAME_LAUNCH] = "launch",
-	[ST_BENCH_NAME_ALL] = "all",
-};
-
 const char *st_cli_command_name(enum st_command c)
 {
 	return (size_t)c < ARRAY_SIZE(commands) ? commands[c].name : "?";
@@ -63,18 +49,10 @@ static const char usage_head[] =
 	" sandboxtime layers [OPTIONS]            only measure the layers (no workload)\n"
 	" sandboxtime cleanup [--dry-run]         delete the links and cgroups a killed sandboxtime left\n"
 	" sandboxtime orphans [OPTIONS]           find network namespaces no process lives in any more\n"
-	" sandboxtime netbench [OPTIONS]          TCP throughput and latency: loopback vs veth vs bridge\n"
-	" sandboxtime bench syscall [OPTIONS]     syscall cost on the host, in a sandbox, with seccomp\n"
-	" sandboxtime bench cpu [OPTIONS]         CPU and memcpy cost, with seccomp and SPEC_ALLOW\n"
-	" sandboxtime bench fork [OPTIONS]        fork() against the parent's memory, vs vfork, posix_spawn\n"
-	" sandboxtime bench files [OPTIONS]       file operations on tmpfs, disk, bind mount, overlayfs\n"
-	" sandboxtime bench userns [OPTIONS]      stat, open, capable() in nested user namespaces\n"
-	" sandboxtime bench where [OPTIONS]       the same programs on the host, in a sandbox, a VM, qemu-user\n"
-	" sandboxtime bench all [OPTIONS]         every bench above with its defaults, one report\n"
-	" sandboxtime bench churn [OPTIONS]       sandboxes made and destroyed at a rate: the kernel's backlog\n"
-	" sandboxtime bench mounts [OPTIONS]      mount namespaces against the table's size, N sandboxes alive\n"
-	" sandboxtime bench cgroup [OPTIONS]      page faults and wake-ups in a cgroup, with limits, vs the host\n"
-	" sandboxtime bench launch [OPTIONS]      sandboxes launched per second, against unshare and bwrap\n"
+	" sandboxtime netbench [OPTIONS]          TCP throughput and latency: loopback vs veth vs bridge\n";
+
+/* After the bench lines, which st_benches[] gives. */
+static const char usage_after_benches[] =
 	" sandboxtime compare A.json B.json...    B over A for every figure, with bootstrap intervals\n"
 	" sandboxtime --help | --version\n"
 	"\n"
@@ -136,6 +114,13 @@ static void print_entry(FILE *out, const struct st_cli_option *r, const char *ar
 void st_cli_usage(FILE *out)
 {
 	fputs(usage_head, out);
+	for (size_t k = 0; k < ST_BENCH_NAME_KINDS; k++) {
+		char head[64];
+
+		snprintf(head, sizeof(head), " sandboxtime bench %s [OPTIONS]", st_benches[k].name);
+		fprintf(out, "%-41s%s\n", head, st_benches[k].usage);
+	}
+	fputs(usage_after_benches, out);
 	for (size_t i = 0; i < st_cli_noptions; i++) {
 		const struct st_cli_option *r = &st_cli_options[i];
 
@@ -272,7 +257,7 @@ static int refuse_bench(const struct st_cli_option *r, struct st_error *err)
 		if (!(r->benches & ST_BENCH_NAME_BIT(k)))
 			continue;
 		left--;
-		n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s", bench_names[k],
+		n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s", st_benches[k].name,
 				      left > 1 ? ", " : left == 1 ? " and " : "");
 	}
 	return st_error_usage(err, "--%s applies to bench %s only", r->name, list);
@@ -284,8 +269,8 @@ static const char *known_benches(void)
 	static char list[160];
 	size_t n = 0;
 
-	for (size_t i = 0; i < ARRAY_SIZE(bench_names) && n < sizeof(list); i++)
-		n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s", i ? ", " : "", bench_names[i]);
+	for (size_t i = 0; i < ST_BENCH_NAME_KINDS && n < sizeof(list); i++)
+		n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s", i ? ", " : "", st_benches[i].name);
 	return list;
 }
 
@@ -306,9 +291,9 @@ static int parse_command(int argc, char **argv, struct st_opts *o, int *first,
 		*first = 3;
 		if (argc < 3 || argv[2][0] == '-')
 			return st_error_usage(err, "bench: which benchmark? (known: %s)", known_benches());
-		for (size_t i = 0; i < ARRAY_SIZE(bench_names); i++)
-			if (strcmp(argv[2], bench_names[i]) == 0) {
-				o->bench.name = bench_names[i];
+		for (size_t i = 0; i < ST_BENCH_NAME_KINDS; i++)
+			if (strcmp(argv[2], st_benches[i].name) == 0) {
+				o->bench.name = st_benches[i].name;
 				o->bench.kind = (enum st_bench_kind)i;
 			}
 		if (!o->bench.name)
