@@ -47,7 +47,7 @@ int main(int argc, char **argv)
 	}
 	switch (opts.command) {
 	case ST_CMD_HELP:
-		st_cli_usage(stdout);
+		st_cli_help(stdout, &opts);
 		return close_stdout(ST_EXIT_OK);
 	case ST_CMD_VERSION:
 		printf("sandboxtime %s\n", ST_VERSION);

@@ -43,17 +43,47 @@ const char *st_cli_command_name(enum st_command c)
 	return (size_t)c < ARRAY_SIZE(commands) ? commands[c].name : "?";
 }
 
-static const char usage_head[] =
-	"Usage:\n"
-	" sandboxtime [OPTIONS] -- CMD [ARG...]   build the sandbox layer by layer, time it, run CMD in it\n"
-	" sandboxtime layers [OPTIONS]            only measure the layers (no workload)\n"
-	" sandboxtime cleanup [--dry-run]         delete the links and cgroups a killed sandboxtime left\n"
-	" sandboxtime orphans [OPTIONS]           find network namespaces no process lives in any more\n"
-	" sandboxtime netbench [OPTIONS]          TCP throughput and latency: loopback vs veth vs bridge\n";
+/* --help's usage lines, one per command; bench's come from st_benches[]. */
+static const struct {
+	enum st_command command;
+	const char *line;
+} usage_lines[] = {
+	{ ST_CMD_RUN, " sandboxtime [OPTIONS] -- CMD [ARG...]   build the sandbox layer by layer, time it, run CMD in it\n" },
+	{ ST_CMD_LAYERS, " sandboxtime layers [OPTIONS]            only measure the layers (no workload)\n" },
+	{ ST_CMD_CLEANUP, " sandboxtime cleanup [--dry-run]         delete the links and cgroups a killed sandboxtime left\n" },
+	{ ST_CMD_ORPHANS, " sandboxtime orphans [OPTIONS]           find network namespaces no process lives in any more\n" },
+	{ ST_CMD_NETBENCH, " sandboxtime netbench [OPTIONS]          TCP throughput and latency: loopback vs veth vs bridge\n" },
+	{ ST_CMD_BENCH, NULL },
+	{ ST_CMD_COMPARE, " sandboxtime compare A.json B.json...    B over A for every figure, with bootstrap intervals\n" },
+};
 
-/* After the bench lines, which st_benches[] gives. */
-static const char usage_after_benches[] =
-	" sandboxtime compare A.json B.json...    B over A for every figure, with bootstrap intervals\n"
+/* The man page that tells more about each command. */
+static const char *const man_pages[] = {
+	[ST_CMD_RUN] = "sandboxtime(1)",      [ST_CMD_LAYERS] = "sandboxtime(1)",
+	[ST_CMD_CLEANUP] = "sandboxtime(1)",  [ST_CMD_ORPHANS] = "sandboxtime-orphans(1)",
+	[ST_CMD_NETBENCH] = "sandboxtime-netbench(1)", [ST_CMD_BENCH] = "sandboxtime-bench(1)",
+	[ST_CMD_COMPARE] = "sandboxtime-compare(1)",
+};
+
+static void bench_line(FILE *out, enum st_bench_kind k)
+{
+	char head[64];
+
+	snprintf(head, sizeof(head), " sandboxtime bench %s [OPTIONS]", st_benches[k].name);
+	fprintf(out, "%-41s%s\n", head, st_benches[k].usage);
+}
+
+static void usage_line(FILE *out, size_t i)
+{
+	if (usage_lines[i].line) {
+		fputs(usage_lines[i].line, out);
+		return;
+	}
+	for (size_t k = 0; k < ST_BENCH_NAME_KINDS; k++)
+		bench_line(out, (enum st_bench_kind)k);
+}
+
+static const char usage_about[] =
 	" sandboxtime --help | --version\n"
 	"\n"
 	"Measure what each layer of isolation costs: setup, ready, teardown and the\n"
@@ -111,24 +141,61 @@ static void print_entry(FILE *out, const struct st_cli_option *r, const char *ar
 	fprintf(out, "%s\n", line);
 }
 
-void st_cli_usage(FILE *out)
+/* Whether option @r is listed in the help of @c (and of bench @k). */
+static int listed(const struct st_cli_option *r, enum st_command c, enum st_bench_kind k)
 {
-	fputs(usage_head, out);
-	for (size_t k = 0; k < ST_BENCH_NAME_KINDS; k++) {
-		char head[64];
+	if (!(r->commands & ST_CMD_BIT(c)))
+		return 0;
+	return c != ST_CMD_BENCH || !r->benches || (r->benches & ST_BENCH_NAME_BIT(k));
+}
 
-		snprintf(head, sizeof(head), " sandboxtime bench %s [OPTIONS]", st_benches[k].name);
-		fprintf(out, "%-41s%s\n", head, st_benches[k].usage);
-	}
-	fputs(usage_after_benches, out);
+static void options_of(FILE *out, int all, enum st_command c, enum st_bench_kind k)
+{
 	for (size_t i = 0; i < st_cli_noptions; i++) {
 		const struct st_cli_option *r = &st_cli_options[i];
 
+		if (!all && !listed(r, c, k))
+			continue;
 		print_entry(out, r, r->arg_name, r->help);
 		if (r->alt_arg)
 			print_entry(out, r, r->alt_arg, r->alt_help);
 	}
+}
+
+void st_cli_usage(FILE *out)
+{
+	fputs("Usage:\n", out);
+	for (size_t i = 0; i < ARRAY_SIZE(usage_lines); i++)
+		usage_line(out, i);
+	fputs(usage_about, out);
+	options_of(out, 1, ST_CMD_RUN, ST_BENCH_NAME_SYSCALL);
 	fputs(usage_tail, out);
+}
+
+void st_cli_help(FILE *out, const struct st_opts *o)
+{
+	enum st_command c = o->help_for;
+	enum st_bench_kind k = o->bench.kind;
+
+	/* `sandboxtime --help` (or after run's options): the whole overview. */
+	if (c == ST_CMD_RUN || (size_t)c >= ARRAY_SIZE(man_pages)) {
+		st_cli_usage(out);
+		return;
+	}
+	fputs("Usage:\n", out);
+	for (size_t i = 0; i < ARRAY_SIZE(usage_lines); i++) {
+		if (usage_lines[i].command != c)
+			continue;
+		if (c == ST_CMD_BENCH)
+			bench_line(out, k);
+		else
+			usage_line(out, i);
+	}
+	if (c == ST_CMD_BENCH)
+		fprintf(out, "\nWithout --repeat: %u rounds.\n", st_bench_repeat(&o->bench, k));
+	fputs("\nOptions:\n", out);
+	options_of(out, 0, c, k);
+	fprintf(out, "\nFor more details see %s.\n", man_pages[c]);
 }
 
 void st_cli_defaults(struct st_opts *o)

@@ -506,6 +506,7 @@ static int parse_cleanup_path(struct st_opts *o, const char *arg, struct st_erro
 
 static int parse_help(struct st_opts *o, const char *arg, struct st_error *err)
 {
+	o->help_for = o->command;
 	o->command = ST_CMD_HELP;
 	return 0;
 }
