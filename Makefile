@@ -329,15 +329,21 @@ fuzz:
 	done; [ $$failed -eq 0 ]
 
 # No setuid bit, ever: sandboxtime needs no privilege it does not already have.
+# Every page under man/ is installed: a new sandboxtime-*.1 or *.7 needs no line here.
+MAN1 := $(sort $(wildcard man/*.1))
+MAN7 := $(sort $(wildcard man/*.7))
+
 install: $(BIN) $(PROBES)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(LIBEXECDIR)
 	install -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/sandboxtime
 	install -m 0755 $(BUILD)/sandboxtime-probe $(DESTDIR)$(LIBEXECDIR)/
 	[ ! -e $(PROBE_AARCH64) ] || install -m 0755 $(PROBE_AARCH64) $(DESTDIR)$(LIBEXECDIR)/
-	install -m 0644 man/*.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 0644 $(MAN1) $(DESTDIR)$(MANDIR)/man1/
+	$(if $(MAN7),install -d $(DESTDIR)$(MANDIR)/man7 && install -m 0644 $(MAN7) $(DESTDIR)$(MANDIR)/man7/)
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/sandboxtime $(patsubst man/%,$(DESTDIR)$(MANDIR)/man1/%,$(wildcard man/*.1))
+	rm -f $(DESTDIR)$(BINDIR)/sandboxtime $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN1))) \
+	      $(addprefix $(DESTDIR)$(MANDIR)/man7/,$(notdir $(MAN7)))
 	rm -rf $(DESTDIR)$(LIBEXECDIR)
 
 clean:

@@ -67,7 +67,7 @@ int main(int argc, char **argv)
 	}
 	switch (opts.command) {
 	case ST_CMD_HELP:
-		st_cli_usage(stdout);
+		st_cli_help(stdout, &opts);
 		return close_stdout(ST_EXIT_OK);
 	case ST_CMD_VERSION: {
 		/* runc's form, which engines read (podman info): name and version, then the spec's and libseccomp's. */

@@ -41,7 +41,6 @@ struct st_bench_cgroup {
 /* @parent: --cgroup=PARENT (NULL: under sandboxtime's own cgroups). */
 int st_bench_cgroup_prepare(struct st_bench_cgroup *b, unsigned int repeat, const char *parent,
 			    struct st_error *err);
-int st_bench_cgroup_run(struct st_bench_cgroup *b, struct st_error *err);
-void st_bench_cgroup_free(struct st_bench_cgroup *b);
+extern const struct st_grid_bench st_bench_cgroup_grid;
 
 #endif

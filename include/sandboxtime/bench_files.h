@@ -43,8 +43,7 @@ struct st_bench_files {
 /* @files 0: ST_FILES_DEFAULT. */
 int st_bench_files_prepare(struct st_bench_files *b, unsigned int repeat, unsigned int files,
 			   struct st_error *err);
-int st_bench_files_run(struct st_bench_files *b, struct st_error *err);
-void st_bench_files_free(struct st_bench_files *b);
+extern const struct st_grid_bench st_bench_files_grid;
 
 /*
  * The fsync flag of a figure that stands: on memory always, on disk when the

@@ -92,4 +92,29 @@ double st_grid_median(const struct st_bench_grid *g, size_t place, size_t op);
 
 void st_grid_free(struct st_bench_grid *g);
 
+/*
+ * A grid bench as the registry (cmd_bench.c) runs it: its own struct, which
+ * holds the grid at @grid, is measured by @sample; @finish adds its own
+ * flags and the summary once the guards are applied; @free, when not NULL,
+ * removes what its prepare made before the grid is freed. A new grid bench
+ * is its .c/.h, one of these, and one row of st_benches[].
+ */
+struct st_grid_bench {
+	size_t size; /* sizeof the bench's struct */
+	size_t grid; /* offsetof its struct st_bench_grid */
+	st_grid_sample_fn sample;
+	void (*finish)(void *b);
+	void (*free)(void *b);
+};
+
+/* A bench's descriptor: its struct (which holds the grid as g) and its functions. */
+#define ST_GRID_BENCH(type, sample_, finish_, free_)                                          \
+	{ .size = sizeof(type), .grid = offsetof(type, g), .sample = (sample_), .finish = (finish_), \
+	  .free = (free_) }
+
+struct st_bench_grid *st_grid_of(const struct st_grid_bench *gb, void *b);
+/* Every place and round, then the guards and @finish. */
+int st_grid_bench_run(const struct st_grid_bench *gb, void *b, struct st_error *err);
+void st_grid_bench_free(const struct st_grid_bench *gb, void *b);
+
 #endif

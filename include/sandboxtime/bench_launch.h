@@ -49,7 +49,6 @@ struct st_bench_launch {
 };
 
 int st_bench_launch_prepare(struct st_bench_launch *b, unsigned int repeat, struct st_error *err);
-int st_bench_launch_run(struct st_bench_launch *b, struct st_error *err);
-void st_bench_launch_free(struct st_bench_launch *b);
+extern const struct st_grid_bench st_bench_launch_grid;
 
 #endif

@@ -53,7 +53,6 @@ struct st_bench_mounts {
 int st_bench_mounts_prepare(struct st_bench_mounts *b, unsigned int repeat,
 			    const unsigned int *counts, size_t ncounts, const unsigned int *background,
 			    size_t nbackground, unsigned int max_alive, struct st_error *err);
-int st_bench_mounts_run(struct st_bench_mounts *b, struct st_error *err);
-void st_bench_mounts_free(struct st_bench_mounts *b);
+extern const struct st_grid_bench st_bench_mounts_grid;
 
 #endif

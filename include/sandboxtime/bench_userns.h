@@ -32,8 +32,7 @@ struct st_bench_userns {
 
 int st_bench_userns_prepare(struct st_bench_userns *b, unsigned int repeat, unsigned int calls,
 			    struct st_error *err);
-int st_bench_userns_run(struct st_bench_userns *b, struct st_error *err);
-void st_bench_userns_free(struct st_bench_userns *b);
+extern const struct st_grid_bench st_bench_userns_grid;
 
 /*
  * Enters @depth nested user namespaces, each mapping the caller (root of the

@@ -56,7 +56,6 @@ struct st_bench_where {
 
 int st_bench_where_prepare(struct st_bench_where *b, unsigned int repeat,
 			   const struct st_where_opts *o, struct st_error *err);
-int st_bench_where_run(struct st_bench_where *b, struct st_error *err);
-void st_bench_where_free(struct st_bench_where *b);
+extern const struct st_grid_bench st_bench_where_grid;
 
 #endif

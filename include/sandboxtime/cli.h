@@ -181,6 +181,7 @@ struct st_cleanup_opts {
 /* A parsed command line: the command, the options all share, and its own. */
 struct st_opts {
 	enum st_command command;
+	enum st_command help_for; /* --help after a command word: that command's help only */
 	struct st_output out;
 	struct st_run_opts run; /* run and layers */
 	struct st_orphans_opts orphans;
@@ -227,5 +228,11 @@ int st_cli_parse(int argc, char **argv, struct st_opts *opts, struct st_error *e
 
 /* The --help text, from the option table; its lines match man/sandboxtime.1. */
 void st_cli_usage(FILE *out);
+/*
+ * --help as @o asked it: `sandboxtime --help` is st_cli_usage(); `sandboxtime
+ * CMD --help` (and `bench NAME --help`) shows that command's usage line and
+ * the options it takes only, from the same table.
+ */
+void st_cli_help(FILE *out, const struct st_opts *o);
 
 #endif

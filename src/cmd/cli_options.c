@@ -46,8 +46,8 @@
 #define CGROUP ST_BENCH_NAME_BIT(ST_BENCH_NAME_CGROUP)
 #define LAUNCH ST_BENCH_NAME_BIT(ST_BENCH_NAME_LAUNCH)
 #define ALL ST_BENCH_NAME_BIT(ST_BENCH_NAME_ALL)
-#define MEASURING_BENCHES (ST_BENCH_NAME_BIT(ST_BENCH_NAME_SYSCALL) | ST_BENCH_NAME_BIT(ST_BENCH_NAME_CPU) | FORK | \
-			   FILES | ST_BENCH_NAME_BIT(ST_BENCH_NAME_USERNS) | WHERE | MOUNTS | CGROUP | LAUNCH | ALL)
+/* Every bench but churn measures rounds: a new bench takes --repeat without a line here. */
+#define MEASURING_BENCHES (((1u << ST_BENCH_NAME_KINDS) - 1) & ~CHURN)
 /* The options of every command that writes a report. */
 #define REPORTING (RUN | LAYERS | ORPHANS | NETBENCH | BENCH | COMPARE)
 /* The commands whose reports have charts: the measuring ones and compare. */
@@ -506,6 +506,7 @@ static int parse_cleanup_path(struct st_opts *o, const char *arg, struct st_erro
 
 static int parse_help(struct st_opts *o, const char *arg, struct st_error *err)
 {
+	o->help_for = o->command;
 	o->command = ST_CMD_HELP;
 	return 0;
 }

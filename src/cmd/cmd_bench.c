@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sandboxtime/bench_cgroup.h"
@@ -7,6 +9,7 @@
 #include "sandboxtime/bench_fork.h"
 #include "sandboxtime/bench_launch.h"
 #include "sandboxtime/bench_mounts.h"
+#include "sandboxtime/bench_registry.h"
 #include "sandboxtime/bench_syscall.h"
 #include "sandboxtime/bench_userns.h"
 #include "sandboxtime/bench_where.h"
@@ -105,7 +108,7 @@ static int bench_churn(const struct st_bench_opts *o, const struct st_output *ou
 }
 
 /* bench syscall, bench cpu: their results go out as the layers report would. */
-static int bench_syscall(const struct st_bench_opts *o, const struct st_output *out,
+static int bench_syscall(const struct st_bench_opts *o, const struct st_output *out, int *exit_code,
 			 struct st_error *err)
 {
 	struct st_session s __attribute__((cleanup(st_session_end)));
@@ -126,9 +129,10 @@ static int bench_syscall(const struct st_bench_opts *o, const struct st_output *
 }
 
 /*
- * bench files, bench userns (issue 14.3, 14.4): places x operations. Their
- * scratch files are made before the session opens -o and removed by free on
- * every path; the session measures no layer of its own.
+ * A grid bench (files, userns, where, mounts, cgroup, launch): its scratch
+ * files, limits and peers are checked by prepare before the session opens
+ * -o; its free removes what prepare made on every path; the session
+ * measures no layer of its own.
  */
 static int grid_table(const void *ctx, FILE *out, struct st_error *err)
 {
@@ -160,80 +164,69 @@ static int emit_grid(struct st_session *s, const struct st_output *out,
 	return st_session_emit(s, &w, &r, err);
 }
 
-static int bench_files(const struct st_bench_opts *o, const struct st_output *out, int *exit_code,
-		       struct st_error *err)
+struct grid_state {
+	const struct st_grid_bench *gb;
+	void *b;
+};
+
+static void grid_state_free(struct grid_state *st)
 {
+	if (st->b)
+		st_grid_bench_free(st->gb, st->b);
+	free(st->b);
+}
+
+static int bench_grid(const struct st_bench_opts *o, const struct st_output *out, int *exit_code,
+		      struct st_error *err)
+{
+	const struct st_bench_entry *e = &st_benches[o->kind];
 	struct st_session s __attribute__((cleanup(st_session_end)));
-	struct st_bench_files b __attribute__((cleanup(st_bench_files_free)));
-	unsigned int repeat = o->repeat_given ? o->measure.repeat : ST_FILES_DEFAULT_REPEAT;
+	struct grid_state st __attribute__((cleanup(grid_state_free))) = { .gb = e->grid };
 	int ret;
 
 	memset(&s, 0, sizeof(s));
-	ret = st_bench_files_prepare(&b, repeat, o->files, err);
+	st.b = calloc(1, e->grid->size);
+	if (!st.b)
+		return st_error_set(err, ENOMEM, "bench %s", e->name);
+	ret = e->prepare(st.b, o, st_bench_repeat(o, o->kind), err);
 	if (ret == 0)
 		ret = st_session_open(&s, out, err);
 	if (ret < 0)
 		return ret;
-	return emit_grid(&s, out, &b.g, exit_code, st_bench_files_run(&b, err), err);
+	ret = st_grid_bench_run(e->grid, st.b, err);
+	return emit_grid(&s, out, st_grid_of(e->grid, st.b), exit_code, ret, err);
 }
 
-static int bench_userns(const struct st_bench_opts *o, const struct st_output *out, int *exit_code,
-			struct st_error *err)
+/* Each grid bench's prepare, from the options it takes. */
+static int prepare_files(void *b, const struct st_bench_opts *o, unsigned int repeat,
+			 struct st_error *err)
 {
-	struct st_session s __attribute__((cleanup(st_session_end)));
-	struct st_bench_userns b __attribute__((cleanup(st_bench_userns_free)));
-	int ret;
-
-	memset(&s, 0, sizeof(s));
-	ret = st_bench_userns_prepare(&b, o->measure.repeat, 0, err);
-	if (ret == 0)
-		ret = st_session_open(&s, out, err);
-	if (ret < 0)
-		return ret;
-	return emit_grid(&s, out, &b.g, exit_code, st_bench_userns_run(&b, err), err);
+	return st_bench_files_prepare(b, repeat, o->files, err);
 }
 
-/* bench where: the places it cannot reach are found before the session opens -o. */
-static int bench_where(const struct st_bench_opts *o, const struct st_output *out, int *exit_code,
-		       struct st_error *err)
+static int prepare_userns(void *b, const struct st_bench_opts *o, unsigned int repeat,
+			  struct st_error *err)
 {
-	struct st_session s __attribute__((cleanup(st_session_end)));
-	struct st_bench_where b __attribute__((cleanup(st_bench_where_free))) = { .initramfs_fd = -1 };
+	return st_bench_userns_prepare(b, repeat, 0, err);
+}
+
+/* bench where: the places it cannot reach are found here. */
+static int prepare_where(void *b, const struct st_bench_opts *o, unsigned int repeat,
+			 struct st_error *err)
+{
 	const struct st_where_opts wo = { .kernel = o->kernel, .vm_accel = o->vm_accel,
 					  .ns = o->ns_text };
-	int ret;
 
-	memset(&s, 0, sizeof(s));
-	ret = st_bench_where_prepare(&b, o->repeat_given ? o->measure.repeat : ST_WHERE_DEFAULT_REPEAT,
-				     &wo, err);
-	if (ret == 0)
-		ret = st_session_open(&s, out, err);
-	if (ret < 0)
-		return ret;
-	return emit_grid(&s, out, &b.g, exit_code, st_bench_where_run(&b, err), err);
+	((struct st_bench_where *)b)->initramfs_fd = -1;
+	return st_bench_where_prepare(b, repeat, &wo, err);
 }
 
-/*
- * bench mounts: the machine's limits are checked against the largest place
- * before the session opens -o; everything it makes lives in namespaces of
- * its own, gone with its processes.
- */
-static int bench_mounts(const struct st_bench_opts *o, const struct st_output *out, int *exit_code,
-			struct st_error *err)
+/* bench mounts: the machine's limits are checked against the largest place. */
+static int prepare_mounts(void *b, const struct st_bench_opts *o, unsigned int repeat,
+			  struct st_error *err)
 {
-	struct st_session s __attribute__((cleanup(st_session_end)));
-	struct st_bench_mounts b __attribute__((cleanup(st_bench_mounts_free)));
-	int ret;
-
-	memset(&s, 0, sizeof(s));
-	ret = st_bench_mounts_prepare(&b, o->repeat_given ? o->measure.repeat : ST_MOUNTS_DEFAULT_REPEAT,
-				      o->mounts, o->nmounts, o->background, o->nbackground, o->max_alive,
-				      err);
-	if (ret == 0)
-		ret = st_session_open(&s, out, err);
-	if (ret < 0)
-		return ret;
-	return emit_grid(&s, out, &b.g, exit_code, st_bench_mounts_run(&b, err), err);
+	return st_bench_mounts_prepare(b, repeat, o->mounts, o->nmounts, o->background,
+				       o->nbackground, o->max_alive, err);
 }
 
 /*
@@ -241,39 +234,49 @@ static int bench_mounts(const struct st_bench_opts *o, const struct st_output *o
  * by the process that measures in it; a killed bench leaves sandboxtime-PID
  * of a dead pid, which `sandboxtime cleanup` removes.
  */
-static int bench_cgroup(const struct st_bench_opts *o, const struct st_output *out, int *exit_code,
-			struct st_error *err)
+static int prepare_cgroup(void *b, const struct st_bench_opts *o, unsigned int repeat,
+			  struct st_error *err)
 {
-	struct st_session s __attribute__((cleanup(st_session_end)));
-	struct st_bench_cgroup b __attribute__((cleanup(st_bench_cgroup_free)));
-	int ret;
-
-	memset(&s, 0, sizeof(s));
-	ret = st_bench_cgroup_prepare(&b, o->repeat_given ? o->measure.repeat : ST_CGB_DEFAULT_REPEAT,
-				      o->measure.cgroup_parent, err);
-	if (ret == 0)
-		ret = st_session_open(&s, out, err);
-	if (ret < 0)
-		return ret;
-	return emit_grid(&s, out, &b.g, exit_code, st_bench_cgroup_run(&b, err), err);
+	return st_bench_cgroup_prepare(b, repeat, o->measure.cgroup_parent, err);
 }
 
-/* bench launch: its peers that are not installed are found before the session opens -o. */
-static int bench_launch(const struct st_bench_opts *o, const struct st_output *out, int *exit_code,
-			struct st_error *err)
+static int prepare_launch(void *b, const struct st_bench_opts *o, unsigned int repeat,
+			  struct st_error *err)
 {
-	struct st_session s __attribute__((cleanup(st_session_end)));
-	struct st_bench_launch b __attribute__((cleanup(st_bench_launch_free)));
-	int ret;
+	return st_bench_launch_prepare(b, repeat, err);
+}
 
-	memset(&s, 0, sizeof(s));
-	ret = st_bench_launch_prepare(&b, o->repeat_given ? o->measure.repeat : ST_LAUNCH_DEFAULT_REPEAT,
-				      err);
-	if (ret == 0)
-		ret = st_session_open(&s, out, err);
-	if (ret < 0)
-		return ret;
-	return emit_grid(&s, out, &b.g, exit_code, st_bench_launch_run(&b, err), err);
+#define GRID(gb_, prepare_) .grid = &(gb_), .prepare = (prepare_), .run = bench_grid
+
+const struct st_bench_entry st_benches[ST_BENCH_NAME_KINDS] = {
+	[ST_BENCH_NAME_SYSCALL] = { "syscall", "syscall cost on the host, in a sandbox, with seccomp",
+				    .run = bench_syscall },
+	[ST_BENCH_NAME_CPU] = { "cpu", "CPU and memcpy cost, with seccomp and SPEC_ALLOW",
+				.run = bench_syscall },
+	[ST_BENCH_NAME_FORK] = { "fork", "fork() against the parent's memory, vs vfork, posix_spawn",
+				 .run = bench_fork },
+	[ST_BENCH_NAME_CHURN] = { "churn", "sandboxes made and destroyed at a rate: the kernel's backlog",
+				  .run = bench_churn },
+	[ST_BENCH_NAME_FILES] = { "files", "file operations on tmpfs, disk, bind mount, overlayfs",
+				  ST_FILES_DEFAULT_REPEAT, GRID(st_bench_files_grid, prepare_files) },
+	[ST_BENCH_NAME_USERNS] = { "userns", "stat, open, capable() in nested user namespaces",
+				   0, GRID(st_bench_userns_grid, prepare_userns) },
+	[ST_BENCH_NAME_WHERE] = { "where", "the same programs on the host, in a sandbox, a VM, qemu-user",
+				  ST_WHERE_DEFAULT_REPEAT, GRID(st_bench_where_grid, prepare_where) },
+	[ST_BENCH_NAME_MOUNTS] = { "mounts", "mount namespaces against the table's size, N sandboxes alive",
+				   ST_MOUNTS_DEFAULT_REPEAT, GRID(st_bench_mounts_grid, prepare_mounts) },
+	[ST_BENCH_NAME_CGROUP] = { "cgroup", "page faults and wake-ups in a cgroup, with limits, vs the host",
+				   ST_CGB_DEFAULT_REPEAT, GRID(st_bench_cgroup_grid, prepare_cgroup) },
+	[ST_BENCH_NAME_LAUNCH] = { "launch", "sandboxes launched per second, against unshare and bwrap",
+				   ST_LAUNCH_DEFAULT_REPEAT, GRID(st_bench_launch_grid, prepare_launch) },
+	[ST_BENCH_NAME_ALL] = { "all", "every bench above with its defaults, one report",
+				.run = st_cmd_bench_all },
+};
+
+unsigned int st_bench_repeat(const struct st_bench_opts *o, enum st_bench_kind k)
+{
+	return o->repeat_given || !st_benches[k].default_repeat ? o->measure.repeat
+								 : st_benches[k].default_repeat;
 }
 
 int st_cmd_bench(const struct st_bench_opts *o, const struct st_output *out, int *exit_code,
@@ -281,27 +284,10 @@ int st_cmd_bench(const struct st_bench_opts *o, const struct st_output *out, int
 {
 	int ret;
 
-	if (strcmp(o->name, "all") == 0)
+	if (o->kind == ST_BENCH_NAME_ALL)
 		return st_cmd_bench_all(o, out, exit_code, err);
 	*exit_code = ST_EXIT_FAILURE;
-	if (o->kind == ST_BENCH_NAME_FORK)
-		ret = bench_fork(o, out, exit_code, err);
-	else if (strcmp(o->name, "files") == 0)
-		ret = bench_files(o, out, exit_code, err);
-	else if (strcmp(o->name, "userns") == 0)
-		ret = bench_userns(o, out, exit_code, err);
-	else if (o->kind == ST_BENCH_NAME_WHERE)
-		ret = bench_where(o, out, exit_code, err);
-	else if (o->kind == ST_BENCH_NAME_CHURN)
-		ret = bench_churn(o, out, exit_code, err);
-	else if (o->kind == ST_BENCH_NAME_MOUNTS)
-		ret = bench_mounts(o, out, exit_code, err);
-	else if (o->kind == ST_BENCH_NAME_CGROUP)
-		ret = bench_cgroup(o, out, exit_code, err);
-	else if (o->kind == ST_BENCH_NAME_LAUNCH)
-		ret = bench_launch(o, out, exit_code, err);
-	else
-		ret = bench_syscall(o, out, err);
+	ret = st_benches[o->kind].run(o, out, exit_code, err);
 	if (ret == 0)
 		*exit_code = ST_EXIT_OK;
 	return ret;

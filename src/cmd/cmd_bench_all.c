@@ -11,6 +11,7 @@
 
 #include "sandboxtime/bench_files.h"
 #include "sandboxtime/bench_fork.h"
+#include "sandboxtime/bench_registry.h"
 #include "sandboxtime/bench_syscall.h"
 #include "sandboxtime/bench_userns.h"
 #include "sandboxtime/bench_where.h"
@@ -42,9 +43,9 @@ static void all_free(struct bench_all **pa)
 	st_bench_syscall_free(&a->sys);
 	st_bench_syscall_free(&a->cpu);
 	st_bench_fork_free(&a->fork);
-	st_bench_files_free(&a->files);
-	st_bench_userns_free(&a->userns);
-	st_bench_where_free(&a->where);
+	st_grid_bench_free(&st_bench_files_grid, &a->files);
+	st_grid_bench_free(&st_bench_userns_grid, &a->userns);
+	st_grid_bench_free(&st_bench_where_grid, &a->where);
 	free(a);
 }
 
@@ -170,11 +171,11 @@ static int all_prepare(struct bench_all *a, const struct st_bench_opts *o, unsig
 		return ret;
 	if (st_bench_fork_prepare(&a->fork, o->sizes_mb, o->nsizes, mask, repeat, &why) < 0)
 		st_error_format(&why, a->fork_skipped, sizeof(a->fork_skipped));
-	ret = st_bench_files_prepare(&a->files, o->repeat_given ? repeat : ST_FILES_DEFAULT_REPEAT,
+	ret = st_bench_files_prepare(&a->files, st_bench_repeat(o, ST_BENCH_NAME_FILES),
 				     o->files, err);
 	if (ret == 0)
 		ret = st_bench_userns_prepare(&a->userns, repeat, 0, err);
-	if (ret == 0 && st_bench_where_prepare(&a->where, o->repeat_given ? repeat : ST_WHERE_DEFAULT_REPEAT,
+	if (ret == 0 && st_bench_where_prepare(&a->where, st_bench_repeat(o, ST_BENCH_NAME_WHERE),
 					       &where, &why) < 0)
 		st_error_format(&why, a->where_skipped, sizeof(a->where_skipped));
 	return ret;
@@ -194,15 +195,15 @@ static int all_run(struct bench_all *a, int *sig, struct st_error *err)
 		*sig = a->fork.interrupted_by;
 	}
 	if (ret == 0) {
-		ret = st_bench_files_run(&a->files, err);
+		ret = st_grid_bench_run(&st_bench_files_grid, &a->files, err);
 		*sig = a->files.g.interrupted_by;
 	}
 	if (ret == 0) {
-		ret = st_bench_userns_run(&a->userns, err);
+		ret = st_grid_bench_run(&st_bench_userns_grid, &a->userns, err);
 		*sig = a->userns.g.interrupted_by;
 	}
 	if (ret == 0 && !a->where_skipped[0]) {
-		ret = st_bench_where_run(&a->where, err);
+		ret = st_grid_bench_run(&st_bench_where_grid, &a->where, err);
 		*sig = a->where.g.interrupted_by;
 	}
 	return ret;

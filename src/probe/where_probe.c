@@ -8,7 +8,7 @@
  * argument. Its first line goes out before any work ("start", so that the
  * launcher can time exec to main); its second line holds every figure and,
  * beside each, what the host checks it against (key=value, one space apart,
- * parsed by src/measure/where_probe_line.c: a name here is a name there).
+ * parsed by src/bench/where_probe_line.c: a name here is a name there).
  * Run as pid 1 (the microVM), it powers the machine off at the end.
  *
  * Plain C and libc only: the project's headers pull libraries no cross

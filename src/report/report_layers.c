@@ -12,7 +12,6 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "sandboxtime/cli.h"
 #include "sandboxtime/clock.h"
 #include "sandboxtime/report.h"
 #include "sandboxtime/report_bench.h"

@@ -10,7 +10,6 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "sandboxtime/cli.h"
 #include "sandboxtime/report.h"
 #include "sandboxtime/report_netbench.h"
 #include "sandboxtime/version.h"

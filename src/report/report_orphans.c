@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sandboxtime/cli.h"
 #include "sandboxtime/orphans.h"
 #include "sandboxtime/orphans_cleanup.h"
 #include "sandboxtime/report.h"

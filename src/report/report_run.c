@@ -8,7 +8,6 @@
 #include <sys/wait.h>
 
 #include "sandboxtime/caps.h"
-#include "sandboxtime/cli.h"
 #include "sandboxtime/clock.h"
 #include "sandboxtime/harden.h"
 #include "sandboxtime/net_steps.h"

@@ -201,19 +201,7 @@ t_ctr_exec() {
 
 # What the report made of the containers podman and containerd ran through sandboxtime.
 t_report() {
-	"$ST_PY" - "$REPORT" <<'EOF'
-import json, sys
-docs = [json.loads(l) for l in open(sys.argv[1])]
-ops = [d["op"] for d in docs]
-assert ops.count("create") >= 8 and ops.count("start") >= 6 and ops.count("delete") >= 6, ops
-for d in docs:
-    assert d["schema"] == "sandboxtime/runtime/v1" and d["id"] and d["steps"], d
-    if d["op"] == "create":
-        names = [s["step"] for s in d["steps"]]
-        for want in ("clone", "pivot_root", "mount_apply", "seccomp_compile", "seccomp_load", "caps_drop"):
-            assert want in names, (want, names)
-        assert d["security"]["from"] == "config" and d["security"]["seccomp"]["program"] == "compiled", d["security"]
-EOF
+	"$ST_PY" -B "$ST_PYDIR/runtime_check.py" engines "$REPORT" || return 1
 	"$RUNTIME_ST" report "$REPORT" | grep -q "^create   clone " || { "$RUNTIME_ST" report "$REPORT"; return 1; }
 }
 

@@ -9,7 +9,7 @@ source "$(dirname "$0")/../lib.sh" "$1"
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 MAN_PAGE=$TOP/man/sandboxtime.1
 
-plan 15
+plan 17
 
 help_text() { "$ST_BIN" --help 2>/dev/null; }
 
@@ -249,6 +249,32 @@ test_groff_warnings() {
 	[ -z "$err" ] || { echo "$err"; return 1; }
 }
 
+# `CMD --help` lists that command's options only: --cleanup is orphans', --streams netbench's,
+# --kernel bench where's; each help names its own usage line and man page.
+test_command_help() {
+	local h
+	h=$("$ST_BIN" bench where --help) || return 1
+	printf '%s\n' "$h" | grep -q -- '--kernel=PATH' || { echo "bench where: no --kernel"; return 1; }
+	printf '%s\n' "$h" | grep -q -- '--cleanup\|--streams\|--sizes' && { echo "$h"; return 1; }
+	printf '%s\n' "$h" | grep -q '^ sandboxtime bench where \[OPTIONS\]' || { echo "$h"; return 1; }
+	expect_eq "$(printf '%s\n' "$h" | grep -c '^ sandboxtime ')" 1 || return 1
+	printf '%s\n' "$h" | grep -q '^For more details see sandboxtime.*(1)\.$' || return 1
+	h=$("$ST_BIN" netbench --help) || return 1
+	printf '%s\n' "$h" | grep -q -- '--streams' || { echo "netbench: no --streams"; return 1; }
+	printf '%s\n' "$h" | grep -q -- '--kernel\|--cleanup' && { echo "$h"; return 1; }
+	h=$("$ST_BIN" orphans --help) || return 1
+	printf '%s\n' "$h" | grep -q -- '--cleanup' || { echo "orphans: no --cleanup"; return 1; }
+	printf '%s\n' "$h" | grep -q -- '--streams' && { echo "$h"; return 1; }
+	return 0
+}
+
+# A bench's help prints its default repeat from the registry: 10 for mounts, 5 for launch.
+test_bench_help_repeat() {
+	"$ST_BIN" bench mounts --help | grep -q '^Without --repeat: 10 rounds\.$' || return 1
+	"$ST_BIN" bench launch --help | grep -q '^Without --repeat: 5 rounds\.$' || return 1
+	"$ST_BIN" bench syscall --help | grep -q '^Without --repeat: 20 rounds\.$'
+}
+
 ok "--help exits 0 and writes the usage to standard output only" test_help_stdout
 ok "-h prints the same text as --help" test_short_help
 ok "--version and -V print runc's form: 'sandboxtime version X.Y.Z', spec, libseccomp" test_version
@@ -262,6 +288,8 @@ ok "the commands of the --help usage are in COMMANDS" test_commands_documented
 ok "the exit codes of --help are in EXIT STATUS" test_exit_codes_documented
 ok "the sections follow util-linux's order" test_section_order
 ok "an unknown option exits 125 and points to --help" test_bad_option
+ok "CMD --help lists that command's usage and options only" test_command_help
+ok "bench NAME --help prints the default repeat from the registry" test_bench_help_repeat
 if command -v man >/dev/null 2>&1; then
 	ok "the man page renders without warnings (man --warnings -l)" test_man_warnings
 else

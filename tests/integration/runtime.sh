@@ -201,22 +201,7 @@ t_hooks() {
 	b=$(bundle root 'echo ran' "c['hooks'] = {k: [{'path': '$hook', 'args': ['hook.sh', k]}] for k in ('prestart', 'createRuntime', 'poststart', 'poststop')}") || return 1
 	"$ST_BIN" --root "$RT_ROOT/root" --report="$rep" run --bundle "$b" hooked >/dev/null 2>"$ST_TMP/hooks.err" ||
 		{ cat "$ST_TMP/hooks.err"; return 1; }
-	"$ST_PY" - "$log" "$rep" <<'EOF'
-import json, sys
-lines = [l.split(" ", 1) for l in open(sys.argv[1]).read().splitlines()]
-kinds = [k for k, _ in lines]
-assert kinds == ["prestart", "createRuntime", "poststart", "poststop"], kinds
-for kind, state in lines:
-    s = json.loads(state)
-    assert s["id"] == "hooked" and s["ociVersion"] and s["bundle"], (kind, s)
-    assert s["status"] in ("created", "running", "stopped"), (kind, s)
-    if kind != "poststop":
-        assert s["pid"] > 0, (kind, s)
-run = [json.loads(l) for l in open(sys.argv[2])]
-steps = [s["step"] for s in run[-1]["steps"]]
-for k in ("prestart", "create_runtime", "poststart", "poststop"):
-    assert "hook_%s_0" % k in steps, (k, steps)
-EOF
+	"$ST_PY" -B "$ST_PYDIR/runtime_check.py" hooks "$log" "$rep"
 }
 
 # --report: a line per operation, with the steps of each.
@@ -233,20 +218,7 @@ t_report() {
 			"$ST_BIN" --root "$RT_ROOT/root" --report="$rep" start rep
 		fi || { echo "$op failed"; return 1; }
 	done
-	"$ST_PY" - "$rep" <<'EOF'
-import json, sys
-docs = [json.loads(l) for l in open(sys.argv[1])]
-assert [d["op"] for d in docs] == ["create", "start", "delete"], docs
-for d in docs:
-    assert d["schema"] == "sandboxtime/runtime/v1" and d["id"] == "rep", d
-    assert d["total_us"] == sum(s["us"] for s in d["steps"]) > 0, d
-steps = [s["step"] for s in docs[0]["steps"]]
-for want in ("clone", "pivot_root", "mount_apply", "caps_drop"):
-    assert want in steps, (want, steps)
-assert docs[0]["security"]["from"] == "config", docs[0]["security"]
-assert [s["step"] for s in docs[1]["steps"]] == ["exec_release"], docs[1]
-assert "kill_wait" in [s["step"] for s in docs[2]["steps"]], docs[2]
-EOF
+	"$ST_PY" -B "$ST_PYDIR/runtime_check.py" report "$rep"
 }
 
 # exec: args and --process, in the container's namespaces; --detach with --pid-file.
@@ -306,30 +278,9 @@ t_features() {
 # the binomial order statistics (n=7: the extremes; n=3: none, and why).
 t_summary() {
 	local f=$ST_TMP/summary.jsonl
-	"$ST_PY" - "$f" <<'PY'
-import json, sys
-with open(sys.argv[1], "w") as f:
-    for i, us in enumerate([5.0, 1.0, 7.0, 3.0, 2.0, 6.0, 4.0]):
-        f.write(json.dumps({"schema": "sandboxtime/runtime/v1", "op": "create", "id": "c%d" % i, "bundle": "/b", "time": 1.0,
-                            "steps": [{"step": "clone", "us": us}, {"step": "pivot_root", "us": 10 * us}], "total_us": 11 * us}) + "\n")
-    for us in (9.0, 8.0, 30.0):
-        f.write(json.dumps({"schema": "sandboxtime/runtime/v1", "op": "delete", "id": "d", "bundle": "/b", "time": 1.0,
-                            "steps": [{"step": "cgroup_rmdir", "us": us}], "total_us": us}) + "\n")
-    f.write("not a report line\n")
-PY
+	"$ST_PY" -B "$ST_PYDIR/runtime_check.py" summary-input "$f" || return 1
 	rt root report --format=json "$f" && rt_ok || return 1
-	"$ST_PY" - "$RT_OUT" <<'PY'
-import json, statistics, sys
-d = json.load(open(sys.argv[1]))
-assert d["schema"] == "sandboxtime/runtime-report/v1" and d["operations"] == 10 and d["skipped_lines"] == 1, d
-by = {(x["op"], x["step"]): x for x in d["figures"]}
-clone = by[("create", "clone")]
-assert clone["n"] == 7 and clone["median_us"] == statistics.median([5, 1, 7, 3, 2, 6, 4]), clone
-assert (clone["ci_low_us"], clone["ci_high_us"]) == (1.0, 7.0), clone
-assert by[("create", "total")]["median_us"] == 44.0, by[("create", "total")]
-rm = by[("delete", "cgroup_rmdir")]
-assert rm["n"] == 3 and rm["median_us"] == 9.0 and rm["ci_low_us"] is None and rm["ci_why"] == "n=3: 95% needs n >= 6", rm
-PY
+	"$ST_PY" -B "$ST_PYDIR/runtime_check.py" summary "$RT_OUT" || return 1
 	rt root report "$f" && rt_ok || return 1
 	grep -q "^create   clone  .* 7 .*4.0 .*\[1.0, 7.0\]" "$RT_OUT" && grep -q "^delete .*~? (n < 6)" "$RT_OUT" ||
 		{ cat "$RT_OUT"; return 1; }

@@ -1,5 +1,5 @@
 """What every measured row of a places x operations bench must show
-(bench files, userns, mounts, cgroup, launch: src/measure/bench_grid.c)."""
+(bench files, userns, mounts, cgroup, launch: src/bench/bench_grid.c)."""
 
 
 def check_measured(r, repeat):

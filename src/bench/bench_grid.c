@@ -186,3 +186,27 @@ void st_grid_free(struct st_bench_grid *g)
 			st_samples_free(&g->cell[p][o].v);
 	g->nplaces = 0;
 }
+
+struct st_bench_grid *st_grid_of(const struct st_grid_bench *gb, void *b)
+{
+	return (struct st_bench_grid *)((char *)b + gb->grid);
+}
+
+int st_grid_bench_run(const struct st_grid_bench *gb, void *b, struct st_error *err)
+{
+	struct st_bench_grid *g = st_grid_of(gb, b);
+	int ret = st_grid_run(g, gb->sample, b, err);
+
+	if (ret == 0) {
+		st_grid_apply_guards(g);
+		gb->finish(b);
+	}
+	return ret;
+}
+
+void st_grid_bench_free(const struct st_grid_bench *gb, void *b)
+{
+	if (gb->free)
+		gb->free(b);
+	st_grid_free(st_grid_of(gb, b));
+}

@@ -510,20 +510,20 @@ static void summarize(struct st_bench_where *b)
 			 "guest" : "");
 }
 
-int st_bench_where_run(struct st_bench_where *b, struct st_error *err)
+static void free_where(void *ctx)
 {
-	int ret = st_grid_run(&b->g, sample, b, err);
+	struct st_bench_where *b = ctx;
 
-	if (ret == 0) {
-		st_grid_apply_guards(&b->g);
-		bandwidth_guards(b);
-		summarize(b);
-	}
-	return ret;
-}
-
-void st_bench_where_free(struct st_bench_where *b)
-{
 	closep(&b->initramfs_fd);
-	st_grid_free(&b->g);
 }
+
+static void finish(void *ctx)
+{
+	struct st_bench_where *b = ctx;
+
+	bandwidth_guards(b);
+	summarize(b);
+}
+
+const struct st_grid_bench st_bench_where_grid =
+	ST_GRID_BENCH(struct st_bench_where, sample, finish, free_where);

@@ -218,8 +218,9 @@ static double per_s(const struct st_bench_grid *g, size_t p)
 	return mean > 0 ? 1e6 / mean : -1;
 }
 
-static void summarize(struct st_bench_launch *b)
+static void summarize(void *ctx)
 {
+	struct st_bench_launch *b = ctx;
 	const struct st_bench_grid *g = &b->g;
 	double st = per_s(g, ST_LAUNCH_SANDBOXTIME), bare = per_s(g, ST_LAUNCH_SANDBOXTIME_BARE);
 	double un = per_s(g, ST_LAUNCH_UNSHARE), bw = per_s(g, ST_LAUNCH_BWRAP);
@@ -245,18 +246,5 @@ static void summarize(struct st_bench_launch *b)
 	snprintf(b->g.summary + n, sizeof(b->g.summary) - (size_t)n, "; %s", tail);
 }
 
-int st_bench_launch_run(struct st_bench_launch *b, struct st_error *err)
-{
-	int ret = st_grid_run(&b->g, sample, b, err);
-
-	if (ret == 0) {
-		st_grid_apply_guards(&b->g);
-		summarize(b);
-	}
-	return ret;
-}
-
-void st_bench_launch_free(struct st_bench_launch *b)
-{
-	st_grid_free(&b->g);
-}
+const struct st_grid_bench st_bench_launch_grid =
+	ST_GRID_BENCH(struct st_bench_launch, sample, summarize, NULL);

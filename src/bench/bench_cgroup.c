@@ -360,8 +360,9 @@ static double ratio(const struct st_bench_grid *g, size_t place, size_t op)
 	return host > 0 && v >= 0 ? v / host : -1;
 }
 
-static void summarize(struct st_bench_cgroup *b)
+static void summarize(void *ctx)
 {
+	struct st_bench_cgroup *b = ctx;
 	const struct st_bench_grid *g = &b->g;
 	double fault = st_grid_median(g, PLACE_HOST, OP_FAULT);
 	double cg = ratio(g, PLACE_CGROUP, OP_FAULT), lim = ratio(g, PLACE_MEMORY_LIMIT, OP_FAULT);
@@ -387,18 +388,5 @@ static void summarize(struct st_bench_cgroup *b)
 		 fault, where, cg, lim, pop, p99, qp99, qmax, tail);
 }
 
-int st_bench_cgroup_run(struct st_bench_cgroup *b, struct st_error *err)
-{
-	int ret = st_grid_run(&b->g, sample, b, err);
-
-	if (ret == 0) {
-		st_grid_apply_guards(&b->g);
-		summarize(b);
-	}
-	return ret;
-}
-
-void st_bench_cgroup_free(struct st_bench_cgroup *b)
-{
-	st_grid_free(&b->g);
-}
+const struct st_grid_bench st_bench_cgroup_grid =
+	ST_GRID_BENCH(struct st_bench_cgroup, sample, summarize, NULL);

@@ -422,8 +422,9 @@ static int most_background(const struct st_bench_mounts *b)
 	return best;
 }
 
-static void summarize(struct st_bench_mounts *b)
+static void summarize(void *ctx)
 {
+	struct st_bench_mounts *b = ctx;
 	const struct st_bench_grid *g = &b->g;
 	int pv = largest(b, ST_MOUNTS_PRIVATE), sh = largest(b, ST_MOUNTS_SHARED), bg = most_background(b);
 	double base = st_grid_median(g, 0, OP_MOUNT_NS), net0 = st_grid_median(g, 0, OP_NET_NS);
@@ -450,18 +451,5 @@ static void summarize(struct st_bench_mounts *b)
 		 cs / cp, fp, b->place[bg].background, mb, nb, nb / net0, tail);
 }
 
-int st_bench_mounts_run(struct st_bench_mounts *b, struct st_error *err)
-{
-	int ret = st_grid_run(&b->g, sample, b, err);
-
-	if (ret == 0) {
-		st_grid_apply_guards(&b->g);
-		summarize(b);
-	}
-	return ret;
-}
-
-void st_bench_mounts_free(struct st_bench_mounts *b)
-{
-	st_grid_free(&b->g);
-}
+const struct st_grid_bench st_bench_mounts_grid =
+	ST_GRID_BENCH(struct st_bench_mounts, sample, summarize, NULL);

@@ -352,18 +352,6 @@ static void summarize(struct st_bench_files *b)
 			 fd < ST_FILES_FSYNC_FLOOR_US ? " (suspiciously fast)" : "", not_shown);
 }
 
-int st_bench_files_run(struct st_bench_files *b, struct st_error *err)
-{
-	int ret = st_grid_run(&b->g, sample, b, err);
-
-	if (ret == 0) {
-		st_grid_apply_guards(&b->g);
-		flag_fsync(b);
-		summarize(b);
-	}
-	return ret;
-}
-
 static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *f)
 {
 	/* Best effort: what cannot go is reported by nothing, and the rest still goes. */
@@ -383,9 +371,21 @@ static void remove_tree(char *dir)
 	dir[0] = '\0';
 }
 
-void st_bench_files_free(struct st_bench_files *b)
+static void free_files(void *ctx)
 {
+	struct st_bench_files *b = ctx;
+
 	remove_tree(b->tmpfs_dir);
 	remove_tree(b->disk_dir);
-	st_grid_free(&b->g);
 }
+
+static void finish(void *ctx)
+{
+	struct st_bench_files *b = ctx;
+
+	flag_fsync(b);
+	summarize(b);
+}
+
+const struct st_grid_bench st_bench_files_grid =
+	ST_GRID_BENCH(struct st_bench_files, sample, finish, free_files);

@@ -245,8 +245,9 @@ int st_bench_userns_prepare(struct st_bench_userns *b, unsigned int repeat, unsi
 	return make_files(b, err);
 }
 
-static void summarize(struct st_bench_userns *b)
+static void summarize(void *ctx)
 {
+	struct st_bench_userns *b = ctx;
 	const struct st_bench_grid *g = &b->g;
 	double h = st_grid_median(g, 0, OP_STAT_M), d1 = st_grid_median(g, 1, OP_STAT_M);
 	double d32 = st_grid_median(g, ST_USERNS_PLACES - 1, OP_STAT_M);
@@ -267,19 +268,10 @@ static void summarize(struct st_bench_userns *b)
 			 h, d1, d32, (d32 - d1) / 31, u1);
 }
 
-int st_bench_userns_run(struct st_bench_userns *b, struct st_error *err)
+static void free_userns(void *ctx)
 {
-	int ret = st_grid_run(&b->g, sample, b, err);
+	struct st_bench_userns *b = ctx;
 
-	if (ret == 0) {
-		st_grid_apply_guards(&b->g);
-		summarize(b);
-	}
-	return ret;
-}
-
-void st_bench_userns_free(struct st_bench_userns *b)
-{
 	if (b->dir[0]) {
 		if (b->unmapped[0] && strncmp(b->unmapped, b->dir, strlen(b->dir)) == 0)
 			unlink(b->unmapped);
@@ -287,5 +279,7 @@ void st_bench_userns_free(struct st_bench_userns *b)
 		rmdir(b->dir);
 		b->dir[0] = '\0';
 	}
-	st_grid_free(&b->g);
 }
+
+const struct st_grid_bench st_bench_userns_grid =
+	ST_GRID_BENCH(struct st_bench_userns, sample, summarize, free_userns);
