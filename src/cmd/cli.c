@@ -88,6 +88,10 @@ static void usage_line(FILE *out, size_t i)
 }
 
 static const char usage_about[] =
+	" sandboxtime [--root DIR] create|start|state|kill|delete|run|exec|ps|features ...\n"
+	"                                         runc's command line: an OCI runtime for podman,\n"
+	"                                         containerd, Kubernetes (sandboxtime-runtime(1))\n"
+	" sandboxtime report FILE...              per-step medians of the containers it ran\n"
 	" sandboxtime --help | --version\n"
 	"\n"
 	"Measure what each layer of isolation costs: setup, ready, teardown and the\n"
