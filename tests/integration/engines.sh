@@ -22,6 +22,10 @@ done
 T=$(mktemp -d /tmp/st-engines.XXXXXX)
 chmod 755 "$T"
 ST_RL=st-rootless-$$
+# podman's containers under a cgroup parent of ours (not the shared libpod_parent), and
+# containerd's in a namespace of ours, whose shim keeps its runtime root in /run/containerd/runc/NS.
+PM_CGROUP=/st-engines-$$
+CTR_NS=st-engines-$$
 CTD_PID=
 cleanup() {
 	local m
@@ -29,6 +33,10 @@ cleanup() {
 	pm rm -af -t 0 >/dev/null 2>&1
 	# podman's and containerd's mounts under our directory, deepest first (they are ours).
 	for m in $(awk -v t="$T" 'index($5, t) == 1 { print $5 }' /proc/self/mountinfo | sort -r); do umount -l "$m" 2>/dev/null; done
+	for m in $(awk -F' - ' '$2 ~ /^cgroup2? / { split($1, f, " "); print f[5] }' /proc/self/mountinfo); do
+		[ -d "$m$PM_CGROUP" ] && find "$m$PM_CGROUP" -depth -type d -exec rmdir {} + 2>/dev/null
+	done
+	rm -rf "/run/containerd/runc/$CTR_NS"
 	if id "$ST_RL" >/dev/null 2>&1; then
 		pkill_user_procs
 		userdel "$ST_RL" 2>/dev/null
@@ -49,7 +57,8 @@ cp "$ST_BIN" "$RUNTIME_ST" && chmod 755 "$RUNTIME_ST"
 REPORT=$T/report.jsonl
 # Each test's user limits: this VM's hard nofile is above what runc allows a container to take
 # without CAP_SYS_RESOURCE (which root lacks here), and so is podman's default nproc.
-LIMITS=(--ulimit nofile=1024:1024 --ulimit nproc=1000:1000)
+LIMITS_RL=(--ulimit nofile=1024:1024 --ulimit nproc=1000:1000)
+LIMITS=("${LIMITS_RL[@]}" --cgroup-parent="$PM_CGROUP")
 
 # The image: busybox with relative links, in an archive podman imports.
 mkdir -p "$T/rootfs/bin" "$T/rootfs/etc" "$T/rootfs/tmp" "$T/rootfs/proc" "$T/rootfs/sys" "$T/rootfs/dev"
@@ -112,7 +121,7 @@ t_tty() {
 	local out
 	# shellcheck disable=SC2046
 	out=$(script -qec "podman --root $T/pm/root --runroot $T/pm/run --tmpdir $T/pm/tmp --cgroup-manager=cgroupfs --events-backend=file $(rt_of "$1") run --rm -it --network=none ${LIMITS[*]} $IMAGE sh -c 'tty; echo tty-done'" /dev/null </dev/null 2>&1)
-	grep -q "^/dev/pts/0" <<<"$(tr -d '\r\000' <<<"$out")" && grep -q tty-done <<<"$out" || { echo "$out" | cat -A | head; return 1; }
+	grep -q "/dev/pts/0" <<<"$out" && grep -q tty-done <<<"$out" || { echo "$out" | cat -A | head; return 1; }
 }
 
 # Rootless: a user of this suite's own, with subuids, its stores under $T.
@@ -139,10 +148,10 @@ t_rootless() {
 	rt=$(rt_of "$1")
 	[ "$1" = sandboxtime ] && rt="--runtime=$RUNTIME_ST"
 	# shellcheck disable=SC2086
-	out=$(rl_pm $rt run --rm --network=none "${LIMITS[@]}" "$IMAGE" sh -c 'echo "rl $(id -u)"; exit 3' 2>&1)
+	out=$(rl_pm $rt run --rm --network=none "${LIMITS_RL[@]}" "$IMAGE" sh -c 'echo "rl $(id -u)"; exit 3' 2>/dev/null)
 	expect_eq "$?/$out" "3/rl 0" || return 1
 	# shellcheck disable=SC2086
-	cid=$(rl_pm $rt run -d --network=none "${LIMITS[@]}" "$IMAGE" sleep 60) || { echo "$cid"; return 1; }
+	cid=$(rl_pm $rt run -d --network=none "${LIMITS_RL[@]}" "$IMAGE" sleep 60) || { echo "$cid"; return 1; }
 	# shellcheck disable=SC2086
 	out=$(rl_pm $rt exec "$cid" sh -c 'echo "exec $$"' 2>&1)
 	# shellcheck disable=SC2086
@@ -171,9 +180,9 @@ EOF
 	for ((i = 0; i < 100; i++)); do [ -S "$T/ctd/ctd.sock" ] && break; sleep 0.1; done
 	[ -S "$T/ctd/ctd.sock" ] || return 1
 	pm save --format oci-archive -o "$T/ctd/bb.tar" "$IMAGE" >/dev/null 2>&1 &&
-		ctr --address "$T/ctd/ctd.sock" images import "$T/ctd/bb.tar" >/dev/null 2>&1
+		C images import "$T/ctd/bb.tar" >/dev/null 2>&1
 }
-C() { ctr --address "$T/ctd/ctd.sock" "$@"; }
+C() { ctr --address "$T/ctd/ctd.sock" --namespace "$CTR_NS" "$@"; }
 # ctr's --runc-binary for runc or sandboxtime (a wrapper adds --report: the shim passes no other flag).
 ctr_bin() {
 	if [ "$1" = runc ]; then command -v runc; return; fi

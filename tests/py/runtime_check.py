@@ -82,7 +82,9 @@ def summary(path):
 def engines(path):
     docs = [json.loads(l) for l in open(path)]
     ops = [d["op"] for d in docs]
-    check(ops.count("create") >= 8 and ops.count("start") >= 6 and ops.count("delete") >= 6, ops)
+    # podman deletes a --rm container from its cleanup process, which does not get --runtime-flag:
+    # the deletes here are containerd's (its wrapper passes --report to every call).
+    check(ops.count("create") >= 6 and ops.count("start") >= 6 and ops.count("delete") >= 2 and "exec" in ops, ops)
     for d in docs:
         check(d["schema"] == "sandboxtime/runtime/v1" and d["id"] and d["steps"], d)
         if d["op"] == "create":
