@@ -71,7 +71,8 @@ check() { # NAME RUNTIME: 0 if the engine command did what runc does
 	detached) cid=$($PM $(rt $r) run -d --network=none $LIM $IMAGE sleep 30 2>/dev/null) &&
 		out=$($PM $(rt $r) exec "$cid" echo in 2>&1) && $PM $(rt $r) stop -t 1 "$cid" >/dev/null 2>&1 &&
 		$PM $(rt $r) rm "$cid" >/dev/null 2>&1 && [ "$out" = in ] ;;
-	tty) out=$(script -qec "$PM $(rt $r) run --rm -it --network=none $LIM $IMAGE tty" /dev/null </dev/null 2>&1); grep -q /dev/pts/0 <<<"$out" ;;
+	# (a short sleep first: podman attaches to the pty after start, and output before that is lost whatever the runtime)
+	tty) out=$(script -qec "$PM $(rt $r) run --rm -it --network=none $LIM $IMAGE sh -c 'sleep 0.3; tty'" /dev/null </dev/null 2>&1); grep -q /dev/pts/0 <<<"$out" ;;
 	ctr_run) out=$($C run --rm --runc-binary="$(bin $r)" $IMAGE c-$r echo ok 2>&1); [ "$out" = ok ] ;;
 	ctr_exec) $C run -d --runc-binary="$(bin $r)" $IMAGE x-$r sleep 30 >/dev/null 2>&1 &&
 		out=$($C task exec --exec-id e "x-$r" echo in 2>&1); $C task kill -s KILL "x-$r" >/dev/null 2>&1; sleep 0.3

@@ -120,7 +120,7 @@ t_detached() {
 t_tty() {
 	local out
 	# shellcheck disable=SC2046
-	out=$(script -qec "podman --root $T/pm/root --runroot $T/pm/run --tmpdir $T/pm/tmp --cgroup-manager=cgroupfs --events-backend=file $(rt_of "$1") run --rm -it --network=none ${LIMITS[*]} $IMAGE sh -c 'tty; echo tty-done'" /dev/null </dev/null 2>&1)
+	out=$(script -qec "podman --root $T/pm/root --runroot $T/pm/run --tmpdir $T/pm/tmp --cgroup-manager=cgroupfs --events-backend=file $(rt_of "$1") run --rm -it --network=none ${LIMITS[*]} $IMAGE sh -c 'sleep 0.3; tty; echo tty-done'" /dev/null </dev/null 2>&1)
 	grep -q "/dev/pts/0" <<<"$out" && grep -q tty-done <<<"$out" || { echo "$out" | cat -A | head; return 1; }
 }
 
