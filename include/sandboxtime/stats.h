@@ -60,22 +60,36 @@ void st_permute(size_t *idx, size_t n, uint64_t *state);
 /* An increment with its uncertainty. */
 struct st_increment {
 	double median;  /* median of the paired differences */
-	double ci_low;  /* 95% percentile-bootstrap interval of that median */
+	double ci_low;  /* exact distribution-free interval of that median (if has_interval) */
 	double ci_high;
-	int significant; /* the interval excludes 0 */
-	size_t n;        /* pairs */
+	double coverage; /* its true coverage, >= 0.95 (0 without an interval) */
+	int has_interval; /* n allows 95% (n >= 6): else no interval and no verdict */
+	int significant;  /* has_interval and the interval excludes 0 */
+	size_t n;         /* pairs */
 };
 
-#define ST_BOOTSTRAP_RESAMPLES 2000
+/*
+ * The 1-based rank k of the exact binomial order-statistic interval
+ * [v(k), v(n-k+1)] of the median of @n sorted values, the narrowest whose
+ * coverage (stored in @coverage) is at least 95% whatever the distribution;
+ * 0 when @n is too small for 95% (n < 6).
+ */
+size_t st_median_interval_rank(size_t n, double *coverage);
+
+/* The smallest n for which st_median_interval_rank() gives an interval. */
+size_t st_median_interval_min_n(void);
+
+/* Why @inc has no interval, for reports: "n=3: 95% needs n >= 6". */
+int st_increment_why(const struct st_increment *inc, char *buf, size_t len);
 
 /*
  * The increment of @x over @ref, where @x[r] and @ref[r] were measured in the
- * same round r: the median of x[r] - ref[r], and a 95% interval from
- * ST_BOOTSTRAP_RESAMPLES resamples of the rounds with replacement, drawn
- * from @seed. n == 0 gives zeros; -ENOMEM if it cannot allocate.
+ * same round r: the median of x[r] - ref[r], with the exact binomial
+ * order-statistic interval of that median (no resampling, no assumption on
+ * the distribution). Below n = 6 no interval reaches 95%: has_interval and
+ * significant stay 0. n == 0 gives zeros; -ENOMEM if it cannot allocate.
  */
-int st_paired_increment(const double *x, const double *ref, size_t n, uint64_t seed,
-			struct st_increment *out);
+int st_paired_increment(const double *x, const double *ref, size_t n, struct st_increment *out);
 
 /* The ratio of two runs' medians, B over A, with its uncertainty. */
 struct st_ratio {

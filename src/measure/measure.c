@@ -251,7 +251,6 @@ static int compute_increment(const struct st_measurement *m, size_t i, enum st_f
 	const struct st_set *ref = st_set_reference(m, i);
 	const struct st_samples *x = &m->sets[i].fig[fig];
 	_cleanup_free_ double *zeros = NULL;
-	uint64_t seed = m->seed ^ (0x9e3779b97f4a7c15ull * (i + 1)) ^ (uint64_t)fig;
 	size_t n = x->n;
 
 	/* The base's increment is its own figure: paired with zeros. */
@@ -259,14 +258,14 @@ static int compute_increment(const struct st_measurement *m, size_t i, enum st_f
 		zeros = calloc(n ? n : 1, sizeof(*zeros));
 		if (!zeros)
 			return -ENOMEM;
-		return st_paired_increment(x->v, zeros, n, seed, out);
+		return st_paired_increment(x->v, zeros, n, out);
 	}
 	if (ref->fig[fig].n < n)
 		n = ref->fig[fig].n;
-	return st_paired_increment(x->v, ref->fig[fig].v, n, seed, out);
+	return st_paired_increment(x->v, ref->fig[fig].v, n, out);
 }
 
-/* The seeded result is the same every time: the memo changes no figure, only the cost. */
+/* The result is the same every time: the memo changes no figure, only the cost. */
 int st_set_increment(const struct st_measurement *m, size_t i, enum st_figure fig,
 		     struct st_increment *out)
 {
