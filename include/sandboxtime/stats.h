@@ -51,6 +51,14 @@ int st_stats_compute(const double *v, size_t n, struct st_stats *out);
 /* A reproducible generator (splitmix64): the same seed gives the same stream. */
 uint64_t st_rng_next(uint64_t *state);
 
+/*
+ * Folds @len bytes into the seed @h (FNV-1a, then one splitmix64 step so
+ * that close inputs give unrelated seeds): a seed that follows from data,
+ * e.g. from the bytes of compare's files. Start from ST_SEED_BASIS.
+ */
+#define ST_SEED_BASIS 0xcbf29ce484222325ull
+uint64_t st_seed_fold(uint64_t h, const void *data, size_t len);
+
 /* Uniform in [0, @n), @n > 0, without modulo bias. */
 size_t st_rng_below(uint64_t *state, size_t n);
 

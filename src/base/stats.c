@@ -103,6 +103,15 @@ size_t st_rng_below(uint64_t *state, size_t n)
 	return (size_t)(v % n);
 }
 
+uint64_t st_seed_fold(uint64_t h, const void *data, size_t len)
+{
+	const unsigned char *p = data;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ p[i]) * 0x100000001b3ull;
+	return st_rng_next(&h);
+}
+
 void st_permute(size_t *idx, size_t n, uint64_t *state)
 {
 	for (size_t i = 0; i < n; i++)

@@ -73,12 +73,27 @@ static void get_verdict(const struct st_col *col, const void *row, const void *d
 	c->text = c->buf;
 }
 
-enum { B_HIGHER, B_OVER };
+enum { B_HIGHER, B_OVER, B_GATES };
 
 static void get_bool(const struct st_col *col, const void *row, const void *doc, struct st_cell *c)
 {
+	const int v[] = { ROW(row)->fa->higher_better, ROW(row)->over_limit, !ROW(row)->fa->no_gate };
+
 	c->kind = ST_CELL_BOOL;
-	c->i = col->arg == B_HIGHER ? ROW(row)->fa->higher_better : ROW(row)->over_limit;
+	c->i = v[col->arg];
+}
+
+/* Why a figure is not compared, or never gates: null (empty in the table) when nothing to say. */
+static void get_why(const struct st_col *col, const void *row, const void *doc, struct st_cell *c)
+{
+	if (!ROW(row)->why[0]) {
+		/* No "-" in the table: a blank at the end of the line says it. */
+		c->null = c->format != ST_OUT_TABLE;
+		c->empty = c->null;
+		c->text = "";
+		return;
+	}
+	c->text = ROW(row)->why;
 }
 
 /* clang-format off */
@@ -106,6 +121,11 @@ static const struct st_col compare_cols[] = {
 	{ .name = "higher_is_better", .key = "higher_is_better", .in = C | J, .get = get_bool,
 	  .arg = B_HIGHER },
 	{ .name = "over_limit", .key = "over_limit", .in = C | J, .get = get_bool, .arg = B_OVER },
+	{ .name = "gates", .key = "gates", .in = C | J, .get = get_bool, .arg = B_GATES,
+	  .help = "false for a figure that is not a cost (an untimed wait): it never fails --fail-if-slower" },
+	{ .name = "why", .key = "why", .heading = "", .width = 1, .align = ST_ALIGN_LEFT,
+	  .in = T | C | J, .get = get_why,
+	  .help = "why a figure has no ratio or no interval, or why it never gates" },
 };
 /* clang-format on */
 
@@ -156,6 +176,7 @@ json_t *st_compare_json(const struct st_compare *c)
 	json_object_set_new(doc, "schema", json_string(ST_SCHEMA_COMPARE));
 	json_object_set_new(doc, "tool", st_report_tool_json());
 	json_object_set_new(doc, "seed", json_string(seed));
+	json_object_set_new(doc, "seed_from", json_string(c->seed_given ? "option" : "files"));
 	json_object_set_new(doc, "resamples", json_integer((json_int_t)c->resamples));
 	json_object_set_new(doc, "fail_if_slower_pct",
 			    c->fail_pct >= 0 ? json_real(c->fail_pct) : json_null());
@@ -191,9 +212,10 @@ static void header_lines(const struct st_compare *c, FILE *out, unsigned int sty
 	int md = style & ST_TEXT_MD;
 	const char *q = md ? "`" : "";
 
-	fprintf(out, "%s: base %s%s%s, %zu resamples, seed %" PRIu64 " (--seed=%" PRIu64
+	fprintf(out, "%s: base %s%s%s, %zu resamples, seed %" PRIu64 " (%s--seed=%" PRIu64
 		" replays the intervals)\n", md ? "**sandboxtime compare**" : "sandboxtime compare", q,
-		c->docs[0].path, q, c->resamples, c->seed, c->seed);
+		c->docs[0].path, q, c->resamples, c->seed,
+		c->seed_given ? "" : "from the files' bytes; ", c->seed);
 	if (md)
 		fputc('\n', out);
 	host_lines(c, out, md ? "- " : "");

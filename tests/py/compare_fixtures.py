@@ -6,6 +6,8 @@ base.json       two layers with 201 samples per figure from a fixed generator
 same.json       base.json's samples, shuffled: the same distribution
 shifted.json    base.json's samples times 1.25, and another kernel
 netbench_a.json, netbench_b.json  throughput halved in b (higher is better)
+drain_a.json, drain_b.json  the same setup; b's deferred_drain_us (an untimed
+                wait, not a cost) ten times a's; a's user teardown has a 0
 
 Usage: python3 -B tests/py/compare_fixtures.py [DIR]
 """
@@ -58,6 +60,22 @@ def layers_doc(kernel, scale, shuffle_seed=None):
             "host": host(kernel), "config": {"repeat": N, "seed": "1"}, "layers": layers}
 
 
+def drain_doc(drain_scale):
+    layers = []
+    for i, name in enumerate(["base", "user"]):
+        teardown = base_samples(200 + i, 50.0)
+        if name == "user":
+            teardown[0] = 0.0
+        layers.append({"layer": name, "available": True,
+                       "setup_us": stats(base_samples(300 + i, 100.0)),
+                       "teardown_us": stats(teardown),
+                       "deferred_drain_us": stats([round(x * drain_scale, 6) for x in
+                                                   base_samples(400 + i, 1000.0)])})
+    return {"schema": "sandboxtime/v1", "tool": {"name": "sandboxtime", "version": "0.1.0"},
+            "host": host("6.1.0-fixture"), "config": {"repeat": N, "seed": "1"},
+            "layers": layers}
+
+
 def netbench_doc(scale):
     paths = []
     for i, name in enumerate(["host", "veth"]):
@@ -78,6 +96,8 @@ def main():
         "shifted.json": layers_doc("6.12.0-fixture", FACTOR),
         "netbench_a.json": netbench_doc(1.0),
         "netbench_b.json": netbench_doc(0.5),
+        "drain_a.json": drain_doc(1.0),
+        "drain_b.json": drain_doc(10.0),
     }
     for name, doc in docs.items():
         with open(os.path.join(out, name), "w") as f:
