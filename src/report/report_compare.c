@@ -153,13 +153,15 @@ static json_t *files_json(const struct st_compare *c)
 	for (size_t d = 0; d < c->ndocs; d++) {
 		const struct st_cmp_doc *doc = &c->docs[d];
 		json_t *host = json_object_get(doc->root, "host");
+		json_t *steal = json_object_get(host, "steal");
 
-		json_array_append_new(files, json_pack("{s:s,s:s,s:s,s:O,s:I,s:I}", "path", doc->path,
+		json_array_append_new(files, json_pack("{s:s,s:s,s:s,s:O,s:I,s:I,s:O}", "path", doc->path,
 						       "schema",
 						       json_string_value(json_object_get(doc->root, "schema")),
 						       "kind", doc->kind, "host", host ? host : json_null(),
 						       "figures", (json_int_t)doc->nfig, "unmatched",
-						       (json_int_t)c->unmatched[d]));
+						       (json_int_t)c->unmatched[d], "steal",
+						       steal ? steal : json_null()));
 	}
 	return files;
 }
@@ -207,6 +209,40 @@ static void host_lines(const struct st_compare *c, FILE *out, const char *bullet
 	}
 }
 
+/* The file's host.steal.share, or -1 where the report has none (older reports, or unreadable). */
+static double steal_share(const struct st_cmp_doc *d)
+{
+	json_t *s = json_object_get(json_object_get(json_object_get(d->root, "host"), "steal"), "share");
+
+	return json_is_number(s) ? json_number_value(s) : -1;
+}
+
+/*
+ * A warning when any file had steal: its figures include waits for another
+ * guest, and a ratio may show the hypervisor rather than the change.
+ */
+static void steal_lines(const struct st_compare *c, FILE *out, const char *bullet)
+{
+	int any = 0, flagged = 0;
+
+	for (size_t d = 0; d < c->ndocs; d++) {
+		double s = steal_share(&c->docs[d]);
+
+		any |= s > 0;
+		flagged |= s > ST_STEAL_FLAG_SHARE;
+	}
+	if (!any)
+		return;
+	fprintf(out, "%s%s: hypervisor steal during", bullet, flagged ? "WARNING steal" : "steal");
+	for (size_t d = 0; d < c->ndocs; d++) {
+		double s = steal_share(&c->docs[d]);
+
+		if (s > 0)
+			fprintf(out, " %s %.2f%%", c->docs[d].path, 100.0 * s);
+	}
+	fprintf(out, "%s\n", flagged ? ": figures there include another guest's work" : "");
+}
+
 static void header_lines(const struct st_compare *c, FILE *out, unsigned int style)
 {
 	int md = style & ST_TEXT_MD;
@@ -219,6 +255,7 @@ static void header_lines(const struct st_compare *c, FILE *out, unsigned int sty
 	if (md)
 		fputc('\n', out);
 	host_lines(c, out, md ? "- " : "");
+	steal_lines(c, out, md ? "- " : "");
 }
 
 /* The rows of later file @b: one table (or markdown table) each. */

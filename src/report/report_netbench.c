@@ -619,6 +619,7 @@ int st_nb_write_table(const struct st_nb_report *r, FILE *out, unsigned int styl
 		h->kernel, h->cpus, h->cpu_model[0] ? h->cpu_model : "unknown model",
 		h->virtualized == 1 ? " in a VM" : "", h->rootless ? "rootless" : "root",
 		h->pinned_cpu >= 0 ? "pinned" : "not pinned");
+	st_report_steal_line(out, &h->steal);
 	fprintf(out, "%u run(s) per path of %g s after %g s warm-up, %llu-byte writes; medians over runs\n\n",
 		o->repeat, o->duration_s, st_nb_warmup_s(o->duration_s), (unsigned long long)o->size);
 	rows_table(r, ST_COLS(path_cols), out, style);

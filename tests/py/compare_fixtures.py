@@ -7,7 +7,8 @@ same.json       base.json's samples, shuffled: the same distribution
 shifted.json    base.json's samples times 1.25, and another kernel
 netbench_a.json, netbench_b.json  throughput halved in b (higher is better)
 drain_a.json, drain_b.json  the same setup; b's deferred_drain_us (an untimed
-                wait, not a cost) ten times a's; a's user teardown has a 0
+                wait, not a cost) ten times a's; a's user teardown has a 0;
+                b had 2.5% hypervisor steal
 
 Usage: python3 -B tests/py/compare_fixtures.py [DIR]
 """
@@ -20,10 +21,13 @@ FACTOR = 1.25
 N = 201
 
 
-def host(kernel):
-    return {"kernel": kernel, "cpus": 2, "cpu_model": "fixture", "rootless": False,
-            "uid": 0, "pinned_cpu": None, "rcu_expedited": 0, "cgroup": "v2",
-            "virtualized": True, "clone": "clone3"}
+def host(kernel, steal=None):
+    h = {"kernel": kernel, "cpus": 2, "cpu_model": "fixture", "rootless": False,
+         "uid": 0, "pinned_cpu": None, "rcu_expedited": 0, "cgroup": "v2",
+         "virtualized": True, "clone": "clone3"}
+    if steal is not None:
+        h["steal"] = steal
+    return h
 
 
 def stats(samples):
@@ -72,8 +76,9 @@ def drain_doc(drain_scale):
                        "deferred_drain_us": stats([round(x * drain_scale, 6) for x in
                                                    base_samples(400 + i, 1000.0)])})
     return {"schema": "sandboxtime/v1", "tool": {"name": "sandboxtime", "version": "0.1.0"},
-            "host": host("6.1.0-fixture"), "config": {"repeat": N, "seed": "1"},
-            "layers": layers}
+            "host": host("6.1.0-fixture", None if drain_scale == 1.0 else
+                         {"ms": 1520.0, "share": 0.025, "flagged": True}),
+            "config": {"repeat": N, "seed": "1"}, "layers": layers}
 
 
 def netbench_doc(scale):
