@@ -162,7 +162,7 @@ static int deferred_rounds(const struct st_measure_config *cfg, struct st_measur
 				continue;
 			if (check_signal(m, err) < 0)
 				return -EINTR;
-			if (st_deferred_lab_sample(lab, set->mask, &d, err) < 0)
+			if (st_deferred_lab_sample(lab, set->mask, st_rng_next(rng), &d, err) < 0)
 				return st_error_wrap(err, "measuring deferred teardown of %s", set->name);
 			m->deferred_wait_ns += d.deferred_ns;
 			m->drain_wait_ns += d.drain_ns;

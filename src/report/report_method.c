@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "sandboxtime/clock.h"
+#include "sandboxtime/deferred.h"
 #include "sandboxtime/report.h"
 #include "sandboxtime/report_layers.h"
 
@@ -88,6 +89,9 @@ void st_report_deferred_types_json(json_t *o, const struct st_set *set)
 		if (json_is_object(stats) &&
 		    st_stats_compute(set->attempt[l].v, set->attempt[l].n, &a) == 0)
 			json_object_set_new(stats, "attempt_us", json_real(a.median));
+		/* What the probe saw: the count released, or the namespace freed. */
+		if (json_is_object(stats))
+			json_object_set_new(stats, "marks", json_string(st_deferred_marks[l]));
 		json_object_set_new(by, st_layers[l].name, stats);
 		json_object_set_new(last, st_layers[l].name, json_integer(set->last[l]));
 	}

@@ -11,7 +11,7 @@ plan 4
 
 BUILD_DIR=$(cd "$(dirname "$ST_BIN")" && pwd)
 DENY=$BUILD_DIR/test-helpers/deny_syscall
-ARGS=(layers -J --ns=ipc,net --repeat=1 --warmup=0 --deferred-repeat=2)
+ARGS=(layers -J --ns=uts,ipc,net --repeat=1 --warmup=0 --deferred-repeat=2)
 
 # settle MODE WRAPPER...: layers as MODE under WRAPPER; its JSON report in
 # $OUT (in a scratch directory nobody may write to).
