@@ -237,6 +237,14 @@ static void get_same_cpu(const struct st_col *col, const void *row, const void *
 	c->stats = &PATH(row)->same_cpu;
 }
 
+/* Each round's own latency p50 or p99: stats with samples, so that compare gives them intervals. */
+static void get_round_latency(const struct st_col *col, const void *row, const void *doc,
+			      struct st_cell *c)
+{
+	c->kind = ST_CELL_STATS;
+	c->stats = col->arg ? &PATH(row)->p99_us : &PATH(row)->p50_us;
+}
+
 static int has_rr(const void *doc)
 {
 	return REPORT(doc)->cfg->rr;
@@ -282,6 +290,10 @@ static const struct st_col path_cols[] = {
 	  .shown = has_rr, .get = get_lat, .arg = LAT_P99 },
 	{ .key = "latency_us.min", .in = J, .get = get_lat, .arg = LAT_MIN },
 	{ .key = "latency_us.max", .in = J, .get = get_lat, .arg = LAT_MAX },
+	{ .key = "latency_rounds_p50_us", .in = J, .get = get_round_latency, .arg = 0,
+	  .help = "each run's own latency p50, in microseconds (stats with samples)" },
+	{ .key = "latency_rounds_p99_us", .in = J, .get = get_round_latency, .arg = 1,
+	  .help = "each run's own latency p99, in microseconds (stats with samples)" },
 	{ .name = "transactions_per_s", .key = "transactions_per_s", .heading = "trans/s", .width = 11,
 	  .prec = 0, .csv_prec = 1, .in = T | C | J, .get = get_tps,
 	  .help = "request/response transactions per second" },

@@ -5,7 +5,8 @@ known samples.
 base.json       two layers with 201 samples per figure from a fixed generator
 same.json       base.json's samples, shuffled: the same distribution
 shifted.json    base.json's samples times 1.25, and another kernel
-netbench_a.json, netbench_b.json  throughput halved in b (higher is better)
+netbench_a.json, netbench_b.json  throughput halved in b (higher is better);
+                each run's latency p50 the same in both
 drain_a.json, drain_b.json  the same setup; b's deferred_drain_us (an untimed
                 wait, not a cost) ten times a's; a's user teardown has a 0;
                 b had 2.5% hypervisor steal
@@ -85,9 +86,11 @@ def netbench_doc(scale):
     paths = []
     for i, name in enumerate(["host", "veth"]):
         v = [round(x * scale, 6) for x in base_samples(100 + i, 40.0 / (i + 1))]
+        lat = base_samples(110 + i, 20.0)
         paths.append({"path": name, "throughput_gbps": stats(v),
                       "latency_us": {"p50": 20.0, "p99": 40.0, "mean": 22.0, "n": 1000,
-                                     "min": 10.0, "max": 90.0}})
+                                     "min": 10.0, "max": 90.0},
+                      "latency_rounds_p50_us": stats(lat)})
     return {"schema": "sandboxtime/netbench/v1",
             "tool": {"name": "sandboxtime", "version": "0.1.0"},
             "host": host("6.1.0-fixture"), "config": {}, "paths": paths}

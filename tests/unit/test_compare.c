@@ -323,11 +323,20 @@ static void test_higher_is_better(void **state)
 {
 	struct st_cmp_doc docs[2];
 	struct st_compare c;
-	size_t slower = 0;
+	size_t slower = 0, latency = 0;
 
 	run(docs, &c, FIXTURES "netbench_a.json", FIXTURES "netbench_b.json", 10);
-	for (size_t i = 0; i < c.nrows; i++)
+	for (size_t i = 0; i < c.nrows; i++) {
 		slower += c.rows[i].verdict == ST_CMP_SLOWER;
+		/* A latency figure gets an interval from each run's own p50. */
+		if (strstr(c.rows[i].fa->name, "latency_rounds_p50_us")) {
+			latency++;
+			assert_true(c.rows[i].r.has_interval);
+			assert_int_equal(c.rows[i].verdict, ST_CMP_NOISE);
+			assert_false(c.rows[i].fa->higher_better);
+		}
+	}
+	assert_int_equal(latency, 2);
 	assert_int_equal(slower, 2);
 	assert_int_equal(c.over_limit, 2);
 	done(docs, &c);

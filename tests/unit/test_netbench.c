@@ -134,6 +134,11 @@ static void test_path_sums_and_ratios(void **state)
 	assert_within(paths[ST_NB_HOST].server_cpu_s / paths[ST_NB_HOST].stream_gb, 1.0, 1e-9);
 	assert_within(paths[ST_NB_HOST].client_cpu_s / paths[ST_NB_HOST].stream_gb, 0.5, 1e-9);
 	assert_within(st_nb_median_gbps(&paths[ST_NB_HOST]), 40, 1e-9);
+	/* Each run keeps its own p50 and p99: 10 us within the histogram's 1.6% buckets. */
+	assert_int_equal(paths[ST_NB_HOST].p50_us.n, 3);
+	assert_int_equal(paths[ST_NB_HOST].p99_us.n, 3);
+	assert_within(paths[ST_NB_HOST].p50_us.v[2], 10, 0.2);
+	assert_within(paths[ST_NB_VETH].p99_us.v[0], 15, 0.3);
 	st_nb_ratios_compute(paths, &r);
 	assert_within(r.throughput_host_over_veth, 2.0, 1e-9);
 	assert_within(r.throughput_host_over_bridge, 4.0, 1e-9);
