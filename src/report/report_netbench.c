@@ -6,6 +6,7 @@
  * JSON keys cannot disagree.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stddef.h>
 #include <string.h>
@@ -512,6 +513,7 @@ static json_t *config_json(const struct st_nb_report *r)
 {
 	const struct st_nb_config *o = r->cfg;
 	json_t *names = json_array(), *config;
+	char seed[24];
 
 	for (int i = 0; i < ST_NB_PATH_COUNT; i++)
 		if (r->path_mask & (1u << i))
@@ -521,6 +523,9 @@ static json_t *config_json(const struct st_nb_report *r)
 			   (json_int_t)o->repeat, "size", (json_int_t)o->size, "rr", o->rr, "mtu",
 			   o->mtu ? json_integer(o->mtu) : json_null(), "namespaces",
 			   "a fresh user and network namespace, made by netbench");
+	/* A string: JSON numbers lose a 64-bit seed's low digits in many readers. */
+	snprintf(seed, sizeof(seed), "%" PRIu64, o->seed);
+	json_object_set_new(config, "seed", json_string(seed));
 	json_object_set_new(config, "streams", json_integer(o->streams));
 	json_object_set_new(config, "busy_poll", json_boolean(o->busy_poll));
 	json_object_set_new(config, "udp", o->udp ? json_string("stream") : json_null());
@@ -632,8 +637,10 @@ int st_nb_write_table(const struct st_nb_report *r, FILE *out, unsigned int styl
 		h->virtualized == 1 ? " in a VM" : "", h->rootless ? "rootless" : "root",
 		h->pinned_cpu >= 0 ? "pinned" : "not pinned");
 	st_report_steal_line(out, &h->steal);
-	fprintf(out, "%u run(s) per path of %g s after %g s warm-up, %llu-byte writes; medians over runs\n\n",
-		o->repeat, o->duration_s, st_nb_warmup_s(o->duration_s), (unsigned long long)o->size);
+	fprintf(out, "%u run(s) per path of %g s after %g s warm-up, %llu-byte writes; medians over runs;\n"
+		"paths in a random order in each round (--seed=%" PRIu64 ")\n\n",
+		o->repeat, o->duration_s, st_nb_warmup_s(o->duration_s), (unsigned long long)o->size,
+		o->seed);
 	rows_table(r, ST_COLS(path_cols), out, style);
 	if (o->udp) {
 		fputc('\n', out);
