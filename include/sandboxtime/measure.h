@@ -101,6 +101,13 @@ void st_measurement_free(struct st_measurement *m);
 int st_set_increment(const struct st_measurement *m, size_t i, enum st_figure fig,
 		     struct st_increment *out);
 
+/*
+ * The within-round differences of set @i's @fig to its reference, in round
+ * order (the base's: its own samples), in @out (malloc'd, @n of them).
+ */
+int st_set_differences(const struct st_measurement *m, size_t i, enum st_figure fig, double **out,
+		       size_t *n);
+
 /* Median of @fig in set @i; 0 when there are no samples. */
 double st_set_median(const struct st_set *set, enum st_figure fig);
 

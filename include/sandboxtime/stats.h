@@ -99,6 +99,9 @@ int st_increment_why(const struct st_increment *inc, char *buf, size_t len);
  */
 int st_paired_increment(const double *x, const double *ref, size_t n, struct st_increment *out);
 
+/* The same from the @n differences @d themselves (sorted in place). */
+void st_increment_of(double *d, size_t n, struct st_increment *out);
+
 /* The ratio of two runs' medians, B over A, with its uncertainty. */
 struct st_ratio {
 	double median_a, median_b;
@@ -106,10 +109,13 @@ struct st_ratio {
 	double ci_low;   /* 95% percentile-bootstrap interval of the ratio */
 	double ci_high;
 	int has_ratio;    /* A's samples are all positive (else no ratio, no interval) */
-	int has_interval; /* and both have two samples or more */
+	int has_interval; /* and both have ST_RATIO_MIN_N samples or more */
 	int within_noise; /* the interval contains 1 */
 	size_t na, nb;
 };
+
+/* The fewest samples a side needs for an interval of the ratio (as for a median's, issue 27). */
+#define ST_RATIO_MIN_N 6
 
 /*
  * The ratio median(@b) / median(@a) of two independent runs, and a 95%

@@ -185,7 +185,6 @@ int st_increment_why(const struct st_increment *inc, char *buf, size_t len)
 int st_paired_increment(const double *x, const double *ref, size_t n, struct st_increment *out)
 {
 	_cleanup_free_ double *d = NULL;
-	size_t rank;
 
 	memset(out, 0, sizeof(*out));
 	if (n == 0)
@@ -195,16 +194,26 @@ int st_paired_increment(const double *x, const double *ref, size_t n, struct st_
 		return -ENOMEM;
 	for (size_t r = 0; r < n; r++)
 		d[r] = x[r] - ref[r];
+	st_increment_of(d, n, out);
+	return 0;
+}
+
+void st_increment_of(double *d, size_t n, struct st_increment *out)
+{
+	size_t rank;
+
+	memset(out, 0, sizeof(*out));
+	if (n == 0)
+		return;
 	out->median = median_inplace(d, n);
 	out->n = n;
 	rank = st_median_interval_rank(n, &out->coverage);
 	if (!rank)
-		return 0;
+		return;
 	out->ci_low = d[rank - 1];
 	out->ci_high = d[n - rank];
 	out->has_interval = 1;
 	out->significant = out->ci_low > 0 || out->ci_high < 0;
-	return 0;
 }
 
 /* Uniform in (0, 1]: never 0, so that log() and pow() stay finite. */
@@ -301,7 +310,8 @@ int st_ratio_interval(const double *a, size_t na, const double *b, size_t nb, si
 		return 0;
 	out->ratio = out->median_b / out->median_a;
 	out->has_ratio = 1;
-	if (na < 2 || nb < 2)
+	/* Below this a bootstrap's 2.5% end is a side's extreme: no interval rather than a false one. */
+	if (na < ST_RATIO_MIN_N || nb < ST_RATIO_MIN_N)
 		return 0;
 	/* A and B are resampled independently: they come from different runs. */
 	for (size_t r = 0; r < resamples; r++) {

@@ -88,8 +88,9 @@ static void explain(struct st_cmp_row *row)
 		snprintf(row->why, sizeof(row->why), "%s no raw samples: ratio of the medians only",
 			 !fa->samples.n && !fb->samples.n ? "neither has" : !fa->samples.n ? "A has" : "B has");
 	else if (!r->has_interval)
-		snprintf(row->why, sizeof(row->why), "n=%zu in %s: no interval from one sample",
-			 fa->samples.n < 2 ? fa->samples.n : fb->samples.n, fa->samples.n < 2 ? "A" : "B");
+		snprintf(row->why, sizeof(row->why), "n=%zu in %s: 95%% needs n >= %d",
+			 fa->samples.n < ST_RATIO_MIN_N ? fa->samples.n : fb->samples.n,
+			 fa->samples.n < ST_RATIO_MIN_N ? "A" : "B", ST_RATIO_MIN_N);
 	else if (fa->no_gate)
 		snprintf(row->why, sizeof(row->why), "never gates: %s", fa->no_gate);
 }

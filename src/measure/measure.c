@@ -245,24 +245,38 @@ void st_measurement_free(struct st_measurement *m)
 	m->memo = NULL;
 }
 
-static int compute_increment(const struct st_measurement *m, size_t i, enum st_figure fig,
-			     struct st_increment *out)
+int st_set_differences(const struct st_measurement *m, size_t i, enum st_figure fig, double **out,
+		       size_t *n)
 {
 	const struct st_set *ref = st_set_reference(m, i);
 	const struct st_samples *x = &m->sets[i].fig[fig];
-	_cleanup_free_ double *zeros = NULL;
-	size_t n = x->n;
+	size_t k = x->n;
+	double *d;
 
+	if (ref && ref->fig[fig].n < k)
+		k = ref->fig[fig].n;
+	d = malloc((k ? k : 1) * sizeof(*d));
+	if (!d)
+		return -ENOMEM;
 	/* The base's increment is its own figure: paired with zeros. */
-	if (!ref) {
-		zeros = calloc(n ? n : 1, sizeof(*zeros));
-		if (!zeros)
-			return -ENOMEM;
-		return st_paired_increment(x->v, zeros, n, out);
-	}
-	if (ref->fig[fig].n < n)
-		n = ref->fig[fig].n;
-	return st_paired_increment(x->v, ref->fig[fig].v, n, out);
+	for (size_t r = 0; r < k; r++)
+		d[r] = x->v[r] - (ref ? ref->fig[fig].v[r] : 0);
+	*out = d;
+	*n = k;
+	return 0;
+}
+
+static int compute_increment(const struct st_measurement *m, size_t i, enum st_figure fig,
+			     struct st_increment *out)
+{
+	_cleanup_free_ double *d = NULL;
+	size_t n;
+	int ret = st_set_differences(m, i, fig, &d, &n);
+
+	if (ret < 0)
+		return ret;
+	st_increment_of(d, n, out);
+	return 0;
 }
 
 /* The result is the same every time: the memo changes no figure, only the cost. */

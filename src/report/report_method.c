@@ -24,20 +24,31 @@ static const enum st_figure paired_figs[] = { ST_FIG_SETUP, ST_FIG_READY, ST_FIG
  */
 static json_t *paired_json(const struct st_measurement *m, size_t i, enum st_figure fig)
 {
+	_cleanup_free_ double *d = NULL;
 	struct st_increment inc;
+	json_t *o, *samples;
 	char why[64];
+	size_t n;
 
-	if (!m->sets[i].fig[fig].n || st_set_increment(m, i, fig, &inc) < 0 || !inc.n)
+	if (!m->sets[i].fig[fig].n || st_set_increment(m, i, fig, &inc) < 0 || !inc.n ||
+	    st_set_differences(m, i, fig, &d, &n) < 0)
 		return json_null();
 	if (!inc.has_interval) {
 		st_increment_why(&inc, why, sizeof(why));
-		return json_pack("{s:f,s:n,s:n,s:n,s:I,s:n,s:s}", "median", inc.median, "ci_low",
-				 "ci_high", "significant", "n", (json_int_t)inc.n, "coverage",
-				 "ci_why", why);
+		o = json_pack("{s:f,s:n,s:n,s:n,s:I,s:n,s:s}", "median", inc.median, "ci_low",
+			      "ci_high", "significant", "n", (json_int_t)inc.n, "coverage", "ci_why",
+			      why);
+	} else {
+		o = json_pack("{s:f,s:f,s:f,s:b,s:I,s:f,s:n}", "median", inc.median, "ci_low",
+			      inc.ci_low, "ci_high", inc.ci_high, "significant", inc.significant,
+			      "n", (json_int_t)inc.n, "coverage", inc.coverage, "ci_why");
 	}
-	return json_pack("{s:f,s:f,s:f,s:b,s:I,s:f,s:n}", "median", inc.median, "ci_low",
-			 inc.ci_low, "ci_high", inc.ci_high, "significant", inc.significant, "n",
-			 (json_int_t)inc.n, "coverage", inc.coverage, "ci_why");
+	/* The differences themselves, in round order: compare resamples them. */
+	samples = json_array();
+	for (size_t r = 0; r < n; r++)
+		json_array_append_new(samples, json_real(d[r]));
+	json_object_set_new(o, "samples", samples);
+	return o;
 }
 
 void st_report_verdicts(const struct st_measurement *m, struct st_verdicts *v)
