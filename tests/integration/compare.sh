@@ -21,7 +21,7 @@ t_real_runs() {
 	local mode=$1 dir
 	dir=$(st_scratch) || return 1
 	for run in a b; do
-		st_run "$mode" layers --repeat=5 --deferred-repeat=0 -J -o "$dir/$run.json" || return 1
+		st_run "$mode" layers --repeat=6 --deferred-repeat=0 -J -o "$dir/$run.json" || return 1
 		expect_rc 0 && expect_clean || return 1
 	done
 	st_run "$mode" compare "$dir/a.json" "$dir/b.json" --format=json || return 1

@@ -3,7 +3,9 @@
 (tests/integration/compare.sh).
 
   figures A.json B.json CMP.json   every figure of A with raw samples is
-                                   compared with B, with its sample counts
+                                   compared with B, with its sample counts,
+                                   and with 6 or more a side an interval;
+                                   increments are among them
   known CMP.json FACTOR VERDICT    every figure with an interval has FACTOR in
                                    it and the verdict VERDICT ("within noise",
                                    "slower", ...); the others: ratio FACTOR
@@ -79,6 +81,13 @@ def figures(a_path, b_path, cmp_path):
             fail("%s: samples_a %r, the file has %d" % (name, row["samples_a"], n))
         if row["verdict"] != "no ratio" and not isinstance(row["ratio"], float):
             fail("%s: ratio %r" % (name, row["ratio"]))
+        # Six samples a side or more, and a ratio: an interval (issue 27).
+        if row["verdict"] != "no ratio" and min(n, row["samples_b"]) >= 6 \
+                and not isinstance(row["ci_low"], float):
+            fail("%s: no interval with %d and %d samples" % (name, n, row["samples_b"]))
+    # Increments carry their paired differences: compared from samples too.
+    if not any(".increments." in name for name in want):
+        fail("no increment with samples in %s" % a_path)
     print("# %d figures of %s compared" % (len(want), a_path))
 
 
