@@ -368,26 +368,56 @@ static const struct st_col udp_table_cols[] = {
 
 /* ---- the ratios ---------------------------------------------------------- */
 
-/* Each ratio once: its JSON key, Prometheus label and field. */
+/*
+ * Each ratio once: its JSON key, Prometheus label and field, and the path
+ * set against the host (throughput: host over it; latency: it over host).
+ */
 static const struct {
 	const char *name;
 	size_t offset;
+	int path;
+	int latency;
 } ratio_rows[] = {
-#define RATIO(f) { #f, offsetof(struct st_nb_ratios, f) }
-	RATIO(throughput_host_over_veth),
-	RATIO(throughput_host_over_bridge),
-	RATIO(latency_veth_over_host),
-	RATIO(latency_bridge_over_host),
-	RATIO(throughput_host_over_host_to_sandbox),
-	RATIO(latency_host_to_sandbox_over_host),
-	RATIO(throughput_host_over_macvlan),
-	RATIO(latency_macvlan_over_host),
+#define RATIO(f, p, lat) { #f, offsetof(struct st_nb_ratios, f), p, lat }
+	RATIO(throughput_host_over_veth, ST_NB_VETH, 0),
+	RATIO(throughput_host_over_bridge, ST_NB_BRIDGE, 0),
+	RATIO(latency_veth_over_host, ST_NB_VETH, 1),
+	RATIO(latency_bridge_over_host, ST_NB_BRIDGE, 1),
+	RATIO(throughput_host_over_host_to_sandbox, ST_NB_HOST_TO_SANDBOX, 0),
+	RATIO(latency_host_to_sandbox_over_host, ST_NB_HOST_TO_SANDBOX, 1),
+	RATIO(throughput_host_over_macvlan, ST_NB_MACVLAN, 0),
+	RATIO(latency_macvlan_over_host, ST_NB_MACVLAN, 1),
 #undef RATIO
 };
 
 static double ratio_value(const struct st_nb_report *r, size_t i)
 {
 	return *(const double *)((const char *)&r->ratios + ratio_rows[i].offset);
+}
+
+/* Bootstrap resamples per ratio interval: compare's default. */
+#define RATIO_RESAMPLES 2000
+
+/*
+ * {ci_low, ci_high} of ratio @i: a 95% bootstrap interval of the ratio of
+ * the two paths' medians over their runs (throughput: Gbit/s of each run;
+ * latency: each run's own p50), the runs resampled from a stream keyed by
+ * the seed and the ratio's name. null with fewer than ST_RATIO_MIN_N runs a
+ * side or without a ratio.
+ */
+static json_t *ratio_interval_json(const struct st_nb_report *r, size_t i)
+{
+	const struct st_nb_path_result *host = &r->paths[ST_NB_HOST], *p = &r->paths[ratio_rows[i].path];
+	const struct st_samples *num = ratio_rows[i].latency ? &p->p50_us : &host->gbps;
+	const struct st_samples *den = ratio_rows[i].latency ? &host->p50_us : &p->gbps;
+	uint64_t seed = st_seed_fold(r->cfg->seed, ratio_rows[i].name, strlen(ratio_rows[i].name));
+	struct st_ratio q;
+
+	if (!num->n || !den->n ||
+	    st_ratio_interval(den->v, den->n, num->v, num->n, RATIO_RESAMPLES, seed, &q) < 0 ||
+	    !q.has_interval)
+		return json_null();
+	return json_pack("{s:f,s:f}", "ci_low", q.ci_low, "ci_high", q.ci_high);
 }
 
 /* ---- notes --------------------------------------------------------------- */
@@ -545,7 +575,7 @@ json_t *st_nb_report_json(const struct st_nb_report *r)
 	char notes[ST_NB_MAX_NOTES][ST_NB_NOTE_MAX];
 	size_t nnotes = st_nb_report_notes(r, notes, ST_NB_MAX_NOTES);
 	json_t *doc = json_object(), *paths = json_array(), *ratios = json_object();
-	json_t *jnotes = json_array();
+	json_t *jnotes = json_array(), *intervals = json_object();
 
 	for (int i = 0; i < ST_NB_PATH_COUNT; i++)
 		if ((r->path_mask & (1u << i)) && r->paths[i].measured)
@@ -554,6 +584,8 @@ json_t *st_nb_report_json(const struct st_nb_report *r)
 		double v = ratio_value(r, i);
 
 		json_object_set_new(ratios, ratio_rows[i].name, isnan(v) ? json_null() : json_real(v));
+		json_object_set_new(intervals, ratio_rows[i].name,
+				    isnan(v) ? json_null() : ratio_interval_json(r, i));
 	}
 	for (size_t i = 0; i < nnotes; i++)
 		json_array_append_new(jnotes, json_string(notes[i]));
@@ -563,6 +595,7 @@ json_t *st_nb_report_json(const struct st_nb_report *r)
 	json_object_set_new(doc, "config", config_json(r));
 	json_object_set_new(doc, "paths", paths);
 	json_object_set_new(doc, "ratios", ratios);
+	json_object_set_new(doc, "ratio_intervals", intervals);
 	json_object_set_new(doc, "elapsed_s", json_real((double)r->elapsed_ns / 1e9));
 	json_object_set_new(doc, "notes", jnotes);
 	return doc;
