@@ -45,8 +45,18 @@ extern const char *const st_deferred_marks[ST_LAYER_COUNT];
 #define ST_DEFERRED_NPROBE ST_LAYER_COUNT
 void st_deferred_probe_order(uint64_t seed, int order[ST_DEFERRED_NPROBE]);
 
+/*
+ * The probe's pause between passes once it has spun for 200 us, in
+ * microseconds: 20 by default, SANDBOXTIME_DEFERRED_POLL_US (0 to 100000)
+ * to show that the figures do not depend on it (bench/deferred_poll.sh).
+ * 0 never sleeps: it yields the CPU between passes.
+ */
+#define ST_DEFERRED_POLL_US_DEFAULT 20
+#define ST_DEFERRED_POLL_ENV "SANDBOXTIME_DEFERRED_POLL_US"
+
 struct st_deferred_lab {
 	pid_t pid;
+	unsigned int poll_us;
 	int req_wr;
 	int res_rd;
 };

@@ -74,6 +74,7 @@ struct st_measurement {
 	/* No deferred figures: why (the lab could not be made), or 0. */
 	int deferred_errnum;
 	char deferred_reason[2 * ST_ERROR_MSG_MAX];
+	unsigned int deferred_poll_us; /* the probe's pause between passes (0: yield only) */
 	int interrupted_by;        /* signal that stopped it, or 0 */
 	/*
 	 * st_set_increment's results, computed once: every writer (table, JSON,

@@ -69,6 +69,7 @@ struct lab {
 	struct st_userns_prober prober; /* the chrooted drain prober */
 	uint64_t max_user; /* the outer namespace's limit, restored after each drain */
 	uint64_t create_ns[ST_LAYER_COUNT]; /* calibrated cost of a blocking type's unshare() */
+	unsigned int poll_us; /* the pause between passes after the spin; 0: yield only */
 };
 
 static void sleep_us(long us)
@@ -186,10 +187,10 @@ static int probe_until_free(const struct lab *lab, const struct request *q, uint
 		 * Spinning would hold the CPU that the kernel's work queue
 		 * wants: after a short spin, yield it in small steps.
 		 */
-		if (waited < SPIN_NS)
+		if (waited < SPIN_NS || !lab->poll_us)
 			sched_yield();
 		else
-			sleep_us(20);
+			sleep_us((long)lab->poll_us);
 	}
 }
 
@@ -337,9 +338,10 @@ static int lab_setup(struct lab *lab, struct st_error *err)
 }
 
 /* The lab process: answers its setup, then one result per requested mask. */
-static void _noreturn_ lab_main(int go_rd, int req_rd, int res_wr)
+static void _noreturn_ lab_main(unsigned int poll_us, int go_rd, int req_rd, int res_wr)
 {
-	struct lab lab = { .prober = { .pid = -1, .req_wr = -1, .res_rd = -1, .limit_fd = -1 } };
+	struct lab lab = { .prober = { .pid = -1, .req_wr = -1, .res_rd = -1, .limit_fd = -1 },
+			   .poll_us = poll_us };
 	struct result r;
 	struct request q;
 	char c;
@@ -393,6 +395,18 @@ int st_deferred_lab_open(struct st_deferred_lab *lab, struct st_error *err)
 
 	lab->pid = -1;
 	lab->req_wr = lab->res_rd = -1;
+	lab->poll_us = ST_DEFERRED_POLL_US_DEFAULT;
+	if (getenv(ST_DEFERRED_POLL_ENV)) {
+		uint64_t v;
+
+		ret = st_parse_uint(ST_DEFERRED_POLL_ENV, getenv(ST_DEFERRED_POLL_ENV), 0, 100000, &v,
+				    err);
+		if (ret < 0) {
+			err->errnum = EINVAL;
+			return ret;
+		}
+		lab->poll_us = (unsigned int)v;
+	}
 	if (st_pipe(&go_rd, &go_wr, "pipe", err) < 0)
 		return -err->errnum;
 	if (st_pipe(&req_rd, &req_wr, "pipe", err) < 0)
@@ -408,7 +422,7 @@ int st_deferred_lab_open(struct st_deferred_lab *lab, struct st_error *err)
 		close(go_wr);
 		close(req_wr);
 		close(res_rd);
-		lab_main(go_rd, req_rd, res_wr);
+		lab_main(lab->poll_us, go_rd, req_rd, res_wr);
 	}
 	closep(&go_rd);
 	closep(&req_rd);

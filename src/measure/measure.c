@@ -196,6 +196,7 @@ static int deferred_pass(const struct st_measure_config *cfg, struct st_measurem
 			 why.hint[0] ? ")" : "");
 		return 0;
 	}
+	m->deferred_poll_us = lab.poll_us;
 	ret = deferred_rounds(cfg, m, &lab, rng, err);
 	st_deferred_lab_close(&lab);
 	return ret;

@@ -126,13 +126,15 @@ static json_t *drain_settle_json(const struct st_measurement *m)
 /* How long the whole measurement took, what it waited for, and what it could not measure. */
 json_t *st_report_measurement_json(const struct st_measurement *m)
 {
-	return json_pack("{s:f,s:f,s:f,s:o,s:f,s:{s:b,s:o},s:o}", "elapsed_us",
+	return json_pack("{s:f,s:f,s:f,s:o,s:f,s:{s:b,s:o,s:o},s:o}", "elapsed_us",
 			 st_ns_to_us(m->elapsed_ns), "deferred_wait_us",
 			 st_ns_to_us(m->deferred_wait_ns), "drain_wait_us",
 			 st_ns_to_us(m->drain_wait_ns), "drain_settle", drain_settle_json(m),
 			 "clock_read_ns", (double)m->clock_read_ns, "deferred", "available",
 			 !m->deferred_errnum, "reason",
 			 m->deferred_errnum ? json_string(m->deferred_reason) : json_null(),
+			 "poll_us",
+			 m->deferred_errnum || !m->drains ? json_null() : json_integer(m->deferred_poll_us),
 			 "verdicts", st_report_verdicts_json(m));
 }
 
