@@ -110,6 +110,8 @@ struct st_netbench_opts {
 	int busy_poll;        /* --busy-poll: rr ends spin instead of sleeping */
 	int udp;              /* --udp: also a UDP stream */
 	int cpu_pin;          /* --cpu-pin: server and client on two different CPUs */
+	uint64_t seed;        /* --seed: the paths' order in each round */
+	int seed_given;
 };
 
 #define ST_BENCH_MAX_SIZES 16 /* ST_FORK_MAX_SIZES */

@@ -5,7 +5,7 @@
 /*
  * `sandboxtime compare A B [C ...]`: every figure of A that a later file has
  * too, B over A, with a bootstrap interval of the ratio from the stored raw
- * samples (no re-run). Pure: the documents are read by compare_doc.c and
+ * samples (no re-run), each figure resampled from a stream keyed by its name. Pure: the documents are read by compare_doc.c and
  * the result is written by report_compare.c.
  */
 #include <stddef.h>
@@ -30,6 +30,8 @@ struct st_cmp_row {
 	struct st_ratio r;
 	enum st_cmp_verdict verdict;
 	int over_limit; /* significantly slower by more than --fail-if-slower */
+	/* Why it has no ratio or no interval ("A's samples reach 0 ..."), else why it never gates, else "". */
+	char why[128];
 };
 
 #define ST_CMP_MAX_FACTS 8
@@ -40,6 +42,7 @@ struct st_compare {
 	size_t ndocs;
 	size_t resamples;
 	uint64_t seed;
+	int seed_given;  /* --seed, else st_compare_files_seed() */
 	double fail_pct; /* --fail-if-slower, < 0: not given */
 	/* out */
 	struct st_cmp_row *rows;
@@ -53,6 +56,12 @@ struct st_compare {
 /* The host facts compared, in the order they are printed. */
 extern const char *const st_cmp_fact_keys[];
 extern const size_t st_cmp_nfact_keys;
+
+/*
+ * The default seed: from the bytes of every file in order, so that the same
+ * files give the same intervals (and byte-identical output) every time.
+ */
+uint64_t st_compare_files_seed(const struct st_cmp_doc *docs, size_t ndocs);
 
 /*
  * Compares docs[1..] with docs[0]. The documents must be of one kind

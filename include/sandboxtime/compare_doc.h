@@ -13,6 +13,7 @@
  */
 #include <jansson.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "sandboxtime/error.h"
 #include "sandboxtime/stats.h"
@@ -22,12 +23,14 @@ struct st_cmp_figure {
 	double median;    /* as the document states it */
 	struct st_samples samples; /* the raw samples, empty when it has none */
 	int higher_better; /* throughput: a larger B is faster, not slower */
+	const char *no_gate; /* why it never fails --fail-if-slower (not a cost), or NULL */
 };
 
 struct st_cmp_doc {
 	const char *path;  /* as given on the command line */
 	const char *kind;  /* "layers", "netbench", "bench" */
 	json_t *root;      /* owned: schema, tool and host are read from it */
+	uint64_t digest;   /* of the file's bytes: compare's default seed */
 	struct st_cmp_figure *fig;
 	size_t nfig, cap;
 };

@@ -31,8 +31,32 @@ struct st_deferred_sample {
  * and work items of those frees still run after the count has dropped
  * (untimed, reported as drain_ns), without touching the host's limits.
  */
+/*
+ * What a type's deferred figure marks. The probe sees the moment the type's
+ * count (max_<type>_namespaces) is released, and that is not the same event
+ * for every type: for uts, mount, cgroup and time the count drops when the
+ * last task leaves and the memory goes later (RCU), so the figure is "count
+ * released"; for pid, ipc, net and user the count drops at or near the real
+ * free, "freed" (user only after everything it owns: last of all).
+ */
+extern const char *const st_deferred_marks[ST_LAYER_COUNT];
+
+/* The order in which a sample probes the pending types: all but user shuffled from @seed, user last. */
+#define ST_DEFERRED_NPROBE ST_LAYER_COUNT
+void st_deferred_probe_order(uint64_t seed, int order[ST_DEFERRED_NPROBE]);
+
+/*
+ * The probe's pause between passes once it has spun for 200 us, in
+ * microseconds: 20 by default, SANDBOXTIME_DEFERRED_POLL_US (0 to 100000)
+ * to show that the figures do not depend on it (bench/deferred_poll.sh).
+ * 0 never sleeps: it yields the CPU between passes.
+ */
+#define ST_DEFERRED_POLL_US_DEFAULT 20
+#define ST_DEFERRED_POLL_ENV "SANDBOXTIME_DEFERRED_POLL_US"
+
 struct st_deferred_lab {
 	pid_t pid;
+	unsigned int poll_us;
 	int req_wr;
 	int res_rd;
 };
@@ -46,12 +70,13 @@ int st_deferred_lab_open(struct st_deferred_lab *lab, struct st_error *err);
  * (net: cleanup_net in a work queue after RCU grace periods; user: a work
  * item; ipc: free_ipc_work). A helper lowers its own user namespace's
  * /proc/sys/user/max_<type>_namespaces to 1, runs the cycle, reaps, and then
- * polls unshare(CLONE_NEW<type>) for every still pending type in turn: it
- * fails with ENOSPC while the old namespace still counts. For ipc the kernel
+ * polls unshare(CLONE_NEW<type>) for every still pending type in turn, in
+ * an order drawn from @seed for each sample (user always last): it fails
+ * with ENOSPC while the old namespace still counts. For ipc the kernel
  * waits for the pending free inside unshare() instead, so that call's end,
  * less the calibrated cost of creating an ipc namespace, is charged.
  */
-int st_deferred_lab_sample(struct st_deferred_lab *lab, unsigned int mask,
+int st_deferred_lab_sample(struct st_deferred_lab *lab, unsigned int mask, uint64_t seed,
 			   struct st_deferred_sample *out, struct st_error *err);
 
 void st_deferred_lab_close(struct st_deferred_lab *lab);

@@ -4,6 +4,8 @@
 
 #include <stdint.h>
 
+#include "sandboxtime/steal.h"
+
 /* Facts about the machine that change the figures; every report carries them. */
 struct st_host {
 	char kernel[65];
@@ -16,14 +18,16 @@ struct st_host {
 	char cgroup[8];    /* "v1", "v2", "hybrid" or "none" */
 	int virtualized;   /* 1: the CPU says it runs under a hypervisor, 0 no, -1 unknown */
 	const char *clone_call; /* "clone3", or "clone" where clone3 is missing (see spawn.h) */
+	struct st_steal steal;  /* from st_host_identify() to st_host_collect(): over the run */
 };
 
-/* What decides how to run: rootless or not, uid, pinning. Cheap. */
+/* What decides how to run: rootless or not, uid, pinning; the steal counts at the start. Cheap. */
 void st_host_identify(struct st_host *h, int pinned_cpu);
 
 /*
  * The facts only a report needs (kernel, CPU model, rcu_expedited, cgroup
- * mode, hypervisor): read when the report is written, not on the launch path.
+ * mode, hypervisor): read when the report is written, not on the launch path;
+ * and the steal since st_host_identify().
  */
 void st_host_collect(struct st_host *h);
 

@@ -55,7 +55,7 @@ struct st_measure_config {
 	unsigned int deferred_repeat;
 	unsigned int cold_ms; /* 0: no cold pass */
 	int alone;
-	uint64_t seed; /* the order of the sets in each round, and the bootstrap */
+	uint64_t seed; /* the order of the sets in each round */
 	/* Called between samples, e.g. to draw progress; may be NULL. */
 	void (*progress)(void *ctx, const char *phase, unsigned int done, unsigned int total);
 	void *progress_ctx;
@@ -74,11 +74,12 @@ struct st_measurement {
 	/* No deferred figures: why (the lab could not be made), or 0. */
 	int deferred_errnum;
 	char deferred_reason[2 * ST_ERROR_MSG_MAX];
+	unsigned int deferred_poll_us; /* the probe's pause between passes (0: yield only) */
 	int interrupted_by;        /* signal that stopped it, or 0 */
 	/*
 	 * st_set_increment's results, computed once: every writer (table, JSON,
-	 * the charts) asks for the same seeded intervals, and each bootstrap
-	 * costs milliseconds. NULL (a measurement made by hand): computed each time.
+	 * the charts) asks for the same intervals, and each sorts the rounds.
+	 * NULL (a measurement made by hand): computed each time.
 	 */
 	struct st_increment_memo *memo;
 };
@@ -95,11 +96,18 @@ void st_measurement_free(struct st_measurement *m);
 
 /*
  * The increment of set @i over its reference for @fig: the median of the
- * differences paired by round, with a 95% bootstrap interval over rounds
- * (seeded from m->seed and @i, so a report can be recomputed).
+ * differences paired by round, with its exact binomial order-statistic
+ * interval (none below n = 6, see st_paired_increment()).
  */
 int st_set_increment(const struct st_measurement *m, size_t i, enum st_figure fig,
 		     struct st_increment *out);
+
+/*
+ * The within-round differences of set @i's @fig to its reference, in round
+ * order (the base's: its own samples), in @out (malloc'd, @n of them).
+ */
+int st_set_differences(const struct st_measurement *m, size_t i, enum st_figure fig, double **out,
+		       size_t *n);
 
 /* Median of @fig in set @i; 0 when there are no samples. */
 double st_set_median(const struct st_set *set, enum st_figure fig);

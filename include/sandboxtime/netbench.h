@@ -36,6 +36,7 @@ struct st_nb_config {
 	int busy_poll;  /* rr: both ends spin on non-blocking reads (and ask for SO_BUSY_POLL) */
 	int udp;        /* also a UDP stream */
 	int server_cpu, client_cpu; /* --cpu-pin: each child's CPU; -1: not pinned by netbench */
+	uint64_t seed; /* the paths' random order in each round (printed: --seed replays it) */
 };
 
 /* Warm-up before each measured phase, not counted: min(1 s, duration / 2). */

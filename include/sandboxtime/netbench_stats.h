@@ -97,6 +97,12 @@ struct st_nb_path_result {
 	int so_busy_poll;         /* every run's rr sockets took SO_BUSY_POLL */
 	uint64_t server_cpus, client_cpus;
 	struct st_samples same_cpu; /* same_cpu_share of each run that had one */
+	/*
+	 * Each run's own latency p50 and p99 (us), for runs with transactions:
+	 * the pooled histogram gives one figure without spread, these give
+	 * compare the samples for an interval over rounds.
+	 */
+	struct st_samples p50_us, p99_us;
 };
 
 void st_nb_path_add_run(struct st_nb_path_result *p, const struct st_nb_run *run);

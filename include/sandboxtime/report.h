@@ -173,6 +173,8 @@ size_t st_prom_escape_label(const char *in, char *out, size_t len);
 
 /* A table's first line (tool, kernel, CPUs, rootless, pinning), and a second without clone3. */
 void st_report_host_line(FILE *out, const struct st_host *h);
+/* "STEAL: ..." when the run had more than ST_STEAL_FLAG_SHARE steal; nothing otherwise. */
+void st_report_steal_line(FILE *out, const struct st_steal *s);
 
 /* Progress on standard error, for st_measure_config.progress (tty only). */
 void st_report_progress(void *ctx, const char *phase, unsigned int done, unsigned int total);

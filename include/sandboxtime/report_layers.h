@@ -87,6 +87,19 @@ double st_report_increment(const struct st_measurement *m, size_t i, enum st_fig
 
 /* report_method.c: {"setup_us": {median, ci_low, ci_high, significant, n}, ...} of set @i. */
 json_t *st_report_increments_json(const struct st_measurement *m, size_t i);
+
+/* How many verdicts a report's increments give, and how many could be false by chance. */
+struct st_verdicts {
+	size_t intervals;      /* increments with a 95% interval */
+	size_t without;        /* increments whose n is too small for one */
+	size_t significant;    /* intervals that exclude 0 */
+	double expected_false; /* sum of (1 - coverage): intervals expected to miss */
+};
+
+void st_report_verdicts(const struct st_measurement *m, struct st_verdicts *v);
+/* The table's note on them, no newline at the end; st_report_verdicts_json() the same as JSON. */
+void st_report_verdicts_note(const struct st_measurement *m, FILE *out);
+json_t *st_report_verdicts_json(const struct st_measurement *m);
 /* Adds deferred_by_type and deferred_last of @set to @o. */
 void st_report_deferred_types_json(json_t *o, const struct st_set *set);
 /* {elapsed_us, deferred_wait_us, drain_wait_us, clock_read_ns, deferred: {available, reason}}. */

@@ -51,6 +51,14 @@ int st_stats_compute(const double *v, size_t n, struct st_stats *out);
 /* A reproducible generator (splitmix64): the same seed gives the same stream. */
 uint64_t st_rng_next(uint64_t *state);
 
+/*
+ * Folds @len bytes into the seed @h (FNV-1a, then one splitmix64 step so
+ * that close inputs give unrelated seeds): a seed that follows from data,
+ * e.g. from the bytes of compare's files. Start from ST_SEED_BASIS.
+ */
+#define ST_SEED_BASIS 0xcbf29ce484222325ull
+uint64_t st_seed_fold(uint64_t h, const void *data, size_t len);
+
 /* Uniform in [0, @n), @n > 0, without modulo bias. */
 size_t st_rng_below(uint64_t *state, size_t n);
 
@@ -60,22 +68,39 @@ void st_permute(size_t *idx, size_t n, uint64_t *state);
 /* An increment with its uncertainty. */
 struct st_increment {
 	double median;  /* median of the paired differences */
-	double ci_low;  /* 95% percentile-bootstrap interval of that median */
+	double ci_low;  /* exact distribution-free interval of that median (if has_interval) */
 	double ci_high;
-	int significant; /* the interval excludes 0 */
-	size_t n;        /* pairs */
+	double coverage; /* its true coverage, >= 0.95 (0 without an interval) */
+	int has_interval; /* n allows 95% (n >= 6): else no interval and no verdict */
+	int significant;  /* has_interval and the interval excludes 0 */
+	size_t n;         /* pairs */
 };
 
-#define ST_BOOTSTRAP_RESAMPLES 2000
+/*
+ * The 1-based rank k of the exact binomial order-statistic interval
+ * [v(k), v(n-k+1)] of the median of @n sorted values, the narrowest whose
+ * coverage (stored in @coverage) is at least 95% whatever the distribution;
+ * 0 when @n is too small for 95% (n < 6).
+ */
+size_t st_median_interval_rank(size_t n, double *coverage);
+
+/* The smallest n for which st_median_interval_rank() gives an interval. */
+size_t st_median_interval_min_n(void);
+
+/* Why @inc has no interval, for reports: "n=3: 95% needs n >= 6". */
+int st_increment_why(const struct st_increment *inc, char *buf, size_t len);
 
 /*
  * The increment of @x over @ref, where @x[r] and @ref[r] were measured in the
- * same round r: the median of x[r] - ref[r], and a 95% interval from
- * ST_BOOTSTRAP_RESAMPLES resamples of the rounds with replacement, drawn
- * from @seed. n == 0 gives zeros; -ENOMEM if it cannot allocate.
+ * same round r: the median of x[r] - ref[r], with the exact binomial
+ * order-statistic interval of that median (no resampling, no assumption on
+ * the distribution). Below n = 6 no interval reaches 95%: has_interval and
+ * significant stay 0. n == 0 gives zeros; -ENOMEM if it cannot allocate.
  */
-int st_paired_increment(const double *x, const double *ref, size_t n, uint64_t seed,
-			struct st_increment *out);
+int st_paired_increment(const double *x, const double *ref, size_t n, struct st_increment *out);
+
+/* The same from the @n differences @d themselves (sorted in place). */
+void st_increment_of(double *d, size_t n, struct st_increment *out);
 
 /* The ratio of two runs' medians, B over A, with its uncertainty. */
 struct st_ratio {
@@ -84,10 +109,13 @@ struct st_ratio {
 	double ci_low;   /* 95% percentile-bootstrap interval of the ratio */
 	double ci_high;
 	int has_ratio;    /* A's samples are all positive (else no ratio, no interval) */
-	int has_interval; /* and both have two samples or more */
+	int has_interval; /* and both have ST_RATIO_MIN_N samples or more */
 	int within_noise; /* the interval contains 1 */
 	size_t na, nb;
 };
+
+/* The fewest samples a side needs for an interval of the ratio (as for a median's, issue 27). */
+#define ST_RATIO_MIN_N 6
 
 /*
  * The ratio median(@b) / median(@a) of two independent runs, and a 95%

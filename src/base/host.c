@@ -89,6 +89,7 @@ void st_host_identify(struct st_host *h, int pinned_cpu)
 	h->rootless = st_host_is_rootless();
 	h->uid = getuid();
 	h->pinned_cpu = pinned_cpu;
+	st_steal_begin(&h->steal);
 }
 
 void st_host_collect(struct st_host *h)
@@ -103,4 +104,5 @@ void st_host_collect(struct st_host *h)
 	h->rcu_expedited = st_read_file("/sys/kernel/rcu_expedited", buf, sizeof(buf)) > 0 ? atoi(buf) : -1;
 	snprintf(h->cgroup, sizeof(h->cgroup), "%s", cgroup_mode());
 	h->clone_call = st_clone_call();
+	st_steal_end(&h->steal);
 }

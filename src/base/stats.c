@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "sandboxtime/compiler.h"
@@ -102,6 +103,15 @@ size_t st_rng_below(uint64_t *state, size_t n)
 	return (size_t)(v % n);
 }
 
+uint64_t st_seed_fold(uint64_t h, const void *data, size_t len)
+{
+	const unsigned char *p = data;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ p[i]) * 0x100000001b3ull;
+	return st_rng_next(&h);
+}
+
 void st_permute(size_t *idx, size_t n, uint64_t *state)
 {
 	for (size_t i = 0; i < n; i++)
@@ -129,32 +139,81 @@ static void interval95(double *est, size_t nb, double *low, double *high)
 	*high = percentile_sorted(est, nb, 0.975);
 }
 
-int st_paired_increment(const double *x, const double *ref, size_t n, uint64_t seed,
-			struct st_increment *out)
+/* P(B <= @k) for B ~ Binomial(@n, 1/2), summed in log space (2^-n underflows past n = 1074). */
+static double binom_half_cdf(size_t n, size_t k)
 {
-	_cleanup_free_ double *d = NULL, *re = NULL, *meds = NULL;
-	uint64_t state = seed;
+	double sum = 0, lf = lgamma((double)n + 1) - (double)n * M_LN2;
+
+	for (size_t j = 0; j <= k && j <= n; j++)
+		sum += exp(lf - lgamma((double)j + 1) - lgamma((double)(n - j) + 1));
+	return sum;
+}
+
+size_t st_median_interval_rank(size_t n, double *coverage)
+{
+	size_t k = 0;
+
+	*coverage = 0;
+	/*
+	 * [v(k+1), v(n-k)] misses the true median only when k or fewer of the n
+	 * values fall on one side of it: 2 P(B <= k). Take the narrowest interval
+	 * whose coverage is still 95%: the largest k with P(B <= k) <= 2.5%.
+	 */
+	if (n == 0 || binom_half_cdf(n, 0) > 0.025)
+		return 0;
+	while (k + 1 < n / 2 && binom_half_cdf(n, k + 1) <= 0.025)
+		k++;
+	*coverage = 1.0 - 2.0 * binom_half_cdf(n, k);
+	return k + 1;
+}
+
+size_t st_median_interval_min_n(void)
+{
+	double c;
+	size_t n = 1;
+
+	while (!st_median_interval_rank(n, &c))
+		n++;
+	return n;
+}
+
+int st_increment_why(const struct st_increment *inc, char *buf, size_t len)
+{
+	return snprintf(buf, len, "n=%zu: 95%% needs n >= %zu", inc->n, st_median_interval_min_n());
+}
+
+int st_paired_increment(const double *x, const double *ref, size_t n, struct st_increment *out)
+{
+	_cleanup_free_ double *d = NULL;
 
 	memset(out, 0, sizeof(*out));
 	if (n == 0)
 		return 0;
 	d = malloc(n * sizeof(*d));
-	re = malloc(n * sizeof(*re));
-	meds = malloc(ST_BOOTSTRAP_RESAMPLES * sizeof(*meds));
-	if (!d || !re || !meds)
+	if (!d)
 		return -ENOMEM;
 	for (size_t r = 0; r < n; r++)
 		d[r] = x[r] - ref[r];
-	for (size_t b = 0; b < ST_BOOTSTRAP_RESAMPLES; b++) {
-		for (size_t r = 0; r < n; r++)
-			re[r] = d[st_rng_below(&state, n)];
-		meds[b] = median_inplace(re, n);
-	}
-	interval95(meds, ST_BOOTSTRAP_RESAMPLES, &out->ci_low, &out->ci_high);
-	out->median = median_inplace(d, n);
-	out->significant = out->ci_low > 0 || out->ci_high < 0;
-	out->n = n;
+	st_increment_of(d, n, out);
 	return 0;
+}
+
+void st_increment_of(double *d, size_t n, struct st_increment *out)
+{
+	size_t rank;
+
+	memset(out, 0, sizeof(*out));
+	if (n == 0)
+		return;
+	out->median = median_inplace(d, n);
+	out->n = n;
+	rank = st_median_interval_rank(n, &out->coverage);
+	if (!rank)
+		return;
+	out->ci_low = d[rank - 1];
+	out->ci_high = d[n - rank];
+	out->has_interval = 1;
+	out->significant = out->ci_low > 0 || out->ci_high < 0;
 }
 
 /* Uniform in (0, 1]: never 0, so that log() and pow() stay finite. */
@@ -251,7 +310,8 @@ int st_ratio_interval(const double *a, size_t na, const double *b, size_t nb, si
 		return 0;
 	out->ratio = out->median_b / out->median_a;
 	out->has_ratio = 1;
-	if (na < 2 || nb < 2)
+	/* Below this a bootstrap's 2.5% end is a side's extreme: no interval rather than a false one. */
+	if (na < ST_RATIO_MIN_N || nb < ST_RATIO_MIN_N)
 		return 0;
 	/* A and B are resampled independently: they come from different runs. */
 	for (size_t r = 0; r < resamples; r++) {

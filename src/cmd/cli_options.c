@@ -279,6 +279,10 @@ static int parse_seed(struct st_opts *o, const char *arg, struct st_error *err)
 		o->compare.seed_given = 1;
 		return st_parse_uint("--seed", arg, 0, UINT64_MAX, &o->compare.seed, err);
 	}
+	if (o->command == ST_CMD_NETBENCH) {
+		o->netbench.seed_given = 1;
+		return st_parse_uint("--seed", arg, 0, UINT64_MAX, &o->netbench.seed, err);
+	}
 	o->run.measure.seed_given = 1;
 	return st_parse_uint("--seed", arg, 0, UINT64_MAX, &o->run.measure.seed, err);
 }
@@ -622,8 +626,9 @@ const struct st_cli_option st_cli_options[] = {
 	{ "deferred-repeat", 0, ARG, RUN | LAYERS, "N",
 	  "samples of the deferred teardown (default: --repeat, at most 10)", parse_deferred_repeat,
 	  ST_OPT_HELP_BREAK, NULL, NULL, 0 },
-	{ "seed", 0, ARG, RUN | LAYERS | COMPARE, "N",
-	  "the seed of the sets' random order and of the intervals\n"
+	{ "seed", 0, ARG, RUN | LAYERS | NETBENCH | COMPARE, "N",
+	  "the seed of the random order of the sets (netbench: of the\n"
+	  "paths) in each round, and of compare's intervals\n"
 	  "(default: a new one, printed in the report)", parse_seed, 0, NULL, NULL, 0 },
 	{ "resamples", 0, ARG, COMPARE, "N",
 	  "compare: bootstrap resamples per interval, 100 to 1000000\n"

@@ -6,8 +6,6 @@
  * measures nothing, so it needs no privilege and no namespace.
  */
 #include <string.h>
-#include <sys/random.h>
-#include <time.h>
 
 #include "sandboxtime/cmd.h"
 #include "sandboxtime/compare.h"
@@ -37,17 +35,6 @@ static int load_all(const struct st_compare_opts *o, struct docs *d, struct st_e
 			return ret;
 	}
 	return 0;
-}
-
-static uint64_t fresh_seed(void)
-{
-	uint64_t seed;
-	struct timespec ts;
-
-	if (getrandom(&seed, sizeof(seed), GRND_NONBLOCK) == (ssize_t)sizeof(seed))
-		return seed;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 32);
 }
 
 struct emit_ctx {
@@ -82,7 +69,8 @@ int st_cmd_compare(const struct st_compare_opts *o, const struct st_output *out,
 	struct docs docs __attribute__((cleanup(docs_free))) = { .n = 0 };
 	struct st_compare c __attribute__((cleanup(st_compare_free))) = {
 		.resamples = o->resamples,
-		.seed = o->seed_given ? o->seed : fresh_seed(),
+		.seed = o->seed,
+		.seed_given = o->seed_given,
 		.fail_pct = o->fail_pct,
 	};
 	struct st_session s __attribute__((cleanup(st_session_end)));
@@ -96,6 +84,8 @@ int st_cmd_compare(const struct st_compare_opts *o, const struct st_output *out,
 	ret = load_all(o, &docs, err);
 	c.docs = docs.v;
 	c.ndocs = docs.n;
+	if (ret == 0 && !c.seed_given)
+		c.seed = st_compare_files_seed(c.docs, c.ndocs);
 	if (ret == 0)
 		ret = st_compare_run(&c, err);
 	if (ret == 0)

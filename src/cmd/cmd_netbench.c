@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * sandboxtime netbench: builds the paths in namespaces of its own, runs
- * --repeat rounds interleaved across the paths (each round starts one path
- * later, so that drift hits every path alike), and reports medians and ratios.
+ * --repeat rounds interleaved across the paths (each round in an order drawn
+ * from the seed, so that drift hits every path alike and no path always
+ * follows another), and reports medians and ratios.
  */
 #include <stdio.h>
 #include <string.h>
@@ -65,6 +66,7 @@ static void nb_config(const struct st_netbench_opts *o, const struct nb_state *s
 		.udp = o->udp,
 		.server_cpu = st->server_cpu,
 		.client_cpu = st->client_cpu,
+		.seed = o->seed_given ? o->seed : st_session_new_seed(),
 	};
 }
 
@@ -73,7 +75,9 @@ static int measure(struct st_session *s, const struct st_netbench_opts *o,
 		   struct st_error *err)
 {
 	int order[ST_NB_PATH_COUNT];
+	size_t idx[ST_NB_PATH_COUNT];
 	unsigned int n = 0, done = 0;
+	uint64_t rng = cfg->seed;
 
 	for (int i = 0; i < ST_NB_PATH_COUNT; i++)
 		if (o->paths & (1u << i))
@@ -82,8 +86,9 @@ static int measure(struct st_session *s, const struct st_netbench_opts *o,
 		if (st_samples_reserve(&st->paths[i].gbps, o->repeat) < 0)
 			return st_error_set(err, ENOMEM, "netbench: samples");
 	for (unsigned int round = 0; round < o->repeat; round++) {
+		st_permute(idx, n, &rng);
 		for (unsigned int k = 0; k < n; k++) {
-			int path = order[(k + round) % n];
+			int path = order[idx[k]];
 			int sig = st_signals_poll(), ret;
 
 			if (sig)
@@ -145,6 +150,8 @@ int st_cmd_netbench(const struct st_netbench_opts *o, const struct st_output *ou
 	nb_config(o, st, &cfg);
 	if (ret == 0)
 		ret = measure(&s, o, &cfg, &lab, st, err);
+	/* The host facts were read before the runs: the steal must cover them. */
+	st_steal_end(&s.report.host.steal);
 	if (ret < 0) {
 		*exit_code = st_session_failure_code(&s);
 		return ret;

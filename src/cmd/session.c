@@ -221,8 +221,7 @@ void st_session_describe_run(struct st_session *s, const struct st_run_opts *o, 
 	s->config.argv = o->argv;
 }
 
-/* A fresh seed when --seed did not give one: kernel randomness, else the clock. */
-static uint64_t new_seed(void)
+uint64_t st_session_new_seed(void)
 {
 	uint64_t seed;
 
@@ -242,7 +241,7 @@ int st_session_measure(struct st_session *s, struct st_error *err)
 		.deferred_repeat = o->deferred_repeat,
 		.cold_ms = o->cold_ms,
 		.alone = o->alone,
-		.seed = o->seed_given ? o->seed : new_seed(),
+		.seed = o->seed_given ? o->seed : st_session_new_seed(),
 	};
 	int ret;
 

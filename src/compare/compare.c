@@ -5,6 +5,7 @@
  * which way is slower and whether a figure fails --fail-if-slower.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,6 +39,60 @@ static void find_host_differences(struct st_compare *c)
 			}
 		}
 	}
+}
+
+uint64_t st_compare_files_seed(const struct st_cmp_doc *docs, size_t ndocs)
+{
+	uint64_t h = ST_SEED_BASIS;
+
+	for (size_t d = 0; d < ndocs; d++)
+		h = st_seed_fold(h, &docs[d].digest, sizeof(docs[d].digest));
+	return h;
+}
+
+/*
+ * A figure's own stream: from the seed, its name and the later file's place,
+ * so that its interval depends neither on the figures before it nor on
+ * which of them matched.
+ */
+static uint64_t figure_seed(uint64_t seed, const char *name, size_t doc)
+{
+	uint64_t h = st_seed_fold(seed, name, strlen(name));
+
+	return st_seed_fold(h, &doc, sizeof(doc));
+}
+
+static double least(const struct st_samples *s)
+{
+	double m = s->v[0];
+
+	for (size_t i = 1; i < s->n; i++)
+		m = s->v[i] < m ? s->v[i] : m;
+	return m;
+}
+
+/* Why @row has no ratio or no interval, or why it never gates; "" otherwise. */
+static void explain(struct st_cmp_row *row)
+{
+	const struct st_cmp_figure *fa = row->fa, *fb = row->fb;
+	const struct st_ratio *r = &row->r;
+
+	row->why[0] = '\0';
+	if (!r->has_ratio && fa->samples.n)
+		snprintf(row->why, sizeof(row->why),
+			 "A has a sample <= 0 (%g): a ratio over it says nothing", least(&fa->samples));
+	else if (!r->has_ratio)
+		snprintf(row->why, sizeof(row->why), "A's median is %g <= 0: a ratio over it says nothing",
+			 fa->median);
+	else if (!fa->samples.n || !fb->samples.n)
+		snprintf(row->why, sizeof(row->why), "%s no raw samples: ratio of the medians only",
+			 !fa->samples.n && !fb->samples.n ? "neither has" : !fa->samples.n ? "A has" : "B has");
+	else if (!r->has_interval)
+		snprintf(row->why, sizeof(row->why), "n=%zu in %s: 95%% needs n >= %d",
+			 fa->samples.n < ST_RATIO_MIN_N ? fa->samples.n : fb->samples.n,
+			 fa->samples.n < ST_RATIO_MIN_N ? "A" : "B", ST_RATIO_MIN_N);
+	else if (fa->no_gate)
+		snprintf(row->why, sizeof(row->why), "never gates: %s", fa->no_gate);
 }
 
 /* Ratio and interval from the raw samples where both have them, else the medians. */
@@ -78,7 +133,8 @@ static void judge(struct st_cmp_row *row, double fail_pct)
 		row->verdict = ST_CMP_NOISE;
 	else
 		row->verdict = (above != higher_better) ? ST_CMP_SLOWER : ST_CMP_FASTER;
-	if (fail_pct < 0 || row->verdict != ST_CMP_SLOWER)
+	/* Shown, judged, but a figure that is not a cost never fails the gate. */
+	if (fail_pct < 0 || row->verdict != ST_CMP_SLOWER || row->fa->no_gate)
 		return;
 	row->over_limit = higher_better ? r->ci_high < 1.0 / limit : r->ci_low > limit;
 }
@@ -110,8 +166,6 @@ int st_compare_run(struct st_compare *c, struct st_error *err)
 		for (size_t i = 0; i < a->nfig; i++) {
 			const struct st_cmp_figure *fb = st_cmp_doc_find(&c->docs[d], a->fig[i].name, i);
 			struct st_cmp_row *row = &c->rows[c->nrows];
-			/* Each figure its own stream: a row's interval does not depend on the rows before. */
-			uint64_t seed = c->seed ^ (0x9e3779b97f4a7c15ull * (uint64_t)(c->nrows + 1));
 
 			if (!fb) {
 				c->unmatched[d]++;
@@ -120,9 +174,10 @@ int st_compare_run(struct st_compare *c, struct st_error *err)
 			row->b = &c->docs[d];
 			row->fa = &a->fig[i];
 			row->fb = fb;
-			if (rate(row, c->resamples, seed) < 0)
+			if (rate(row, c->resamples, figure_seed(c->seed, fb->name, d)) < 0)
 				return st_error_set(err, ENOMEM, "compare: %s", fb->name);
 			judge(row, c->fail_pct);
+			explain(row);
 			c->over_limit += (size_t)row->over_limit;
 			c->nrows++;
 		}

@@ -12,6 +12,7 @@
 #include "sandboxtime/deferred.h"
 #include "sandboxtime/ns_user.h"
 #include "sandboxtime/spawn.h"
+#include "sandboxtime/stats.h"
 #include "sandboxtime/userns_count.h"
 #include "sandboxtime/util.h"
 
@@ -27,13 +28,33 @@
 #define BLOCKING_TYPES ST_LAYER_BIT(ST_LAYER_IPC)
 
 /*
- * user last in each pass: once a probe has moved the helper into a new user
- * namespace, the others are created there (still counted against the
- * helper's limits, as a nested namespace's counts climb to every ancestor).
+ * The types the probe polls; each sample shuffles them, so that no type's
+ * figure depends on being probed first or after another. user stays last in
+ * each pass: once a probe has moved the helper into a new user namespace,
+ * the others are created there (still counted against the helper's limits,
+ * as a nested namespace's counts climb to every ancestor).
  */
-static const int probe_order[] = {
+static const int probe_types[ST_DEFERRED_NPROBE] = {
 	ST_LAYER_UTS, ST_LAYER_IPC, ST_LAYER_PID, ST_LAYER_MOUNT,
 	ST_LAYER_CGROUP, ST_LAYER_TIME, ST_LAYER_NET, ST_LAYER_USER,
+};
+#define NPROBE ST_DEFERRED_NPROBE
+
+const char *const st_deferred_marks[ST_LAYER_COUNT] = {
+	[ST_LAYER_USER] = "freed",
+	[ST_LAYER_UTS] = "count released",
+	[ST_LAYER_IPC] = "freed",
+	[ST_LAYER_PID] = "freed",
+	[ST_LAYER_MOUNT] = "count released",
+	[ST_LAYER_CGROUP] = "count released",
+	[ST_LAYER_TIME] = "count released",
+	[ST_LAYER_NET] = "freed",
+};
+
+/* What the lab is asked for: one sample of @mask (0: calibrate), probed in an order from @seed. */
+struct request {
+	unsigned int mask;
+	uint64_t seed;
 };
 
 /* What the lab answers: one sample, or why it could not measure it. */
@@ -48,6 +69,7 @@ struct lab {
 	struct st_userns_prober prober; /* the chrooted drain prober */
 	uint64_t max_user; /* the outer namespace's limit, restored after each drain */
 	uint64_t create_ns[ST_LAYER_COUNT]; /* calibrated cost of a blocking type's unshare() */
+	unsigned int poll_us; /* the pause between passes after the spin; 0: yield only */
 };
 
 static void sleep_us(long us)
@@ -89,12 +111,23 @@ static uint64_t charge(const struct lab *lab, int l, uint64_t a, uint64_t b)
 	return b - lab->create_ns[l];
 }
 
-/* One pass over the still pending types; clears the bit of each one freed. */
-static int probe_pass(const struct lab *lab, unsigned int *pending, uint64_t reaped,
-		      struct st_deferred_sample *out, struct st_error *err)
+void st_deferred_probe_order(uint64_t seed, int order[ST_DEFERRED_NPROBE])
 {
-	for (size_t i = 0; i < ARRAY_SIZE(probe_order); i++) {
-		int l = probe_order[i];
+	size_t idx[NPROBE - 1];
+	uint64_t state = seed;
+
+	st_permute(idx, NPROBE - 1, &state);
+	for (size_t i = 0; i < NPROBE - 1; i++)
+		order[i] = probe_types[idx[i]];
+	order[NPROBE - 1] = probe_types[NPROBE - 1];
+}
+
+/* One pass over the still pending types; clears the bit of each one freed. */
+static int probe_pass(const struct lab *lab, const int order[NPROBE], unsigned int *pending,
+		      uint64_t reaped, struct st_deferred_sample *out, struct st_error *err)
+{
+	for (size_t i = 0; i < NPROBE; i++) {
+		int l = order[i];
 		uint64_t a, b;
 		int r;
 
@@ -129,14 +162,16 @@ static void pending_names(unsigned int pending, char *buf, size_t len)
 }
 
 /* Polls every pending type in turn until all are freed. */
-static int probe_until_free(const struct lab *lab, unsigned int mask, uint64_t reaped,
+static int probe_until_free(const struct lab *lab, const struct request *q, uint64_t reaped,
 			    struct st_deferred_sample *out, struct st_error *err)
 {
-	unsigned int pending = mask;
+	unsigned int pending = q->mask;
+	int order[NPROBE];
 
+	st_deferred_probe_order(q->seed, order);
 	for (;;) {
 		uint64_t waited;
-		int ret = probe_pass(lab, &pending, reaped, out, err);
+		int ret = probe_pass(lab, order, &pending, reaped, out, err);
 		char names[96];
 
 		if (ret < 0 || !pending)
@@ -152,16 +187,17 @@ static int probe_until_free(const struct lab *lab, unsigned int mask, uint64_t r
 		 * Spinning would hold the CPU that the kernel's work queue
 		 * wants: after a short spin, yield it in small steps.
 		 */
-		if (waited < SPIN_NS)
+		if (waited < SPIN_NS || !lab->poll_us)
 			sched_yield();
 		else
-			sleep_us(20);
+			sleep_us((long)lab->poll_us);
 	}
 }
 
-static int helper_measure(const struct lab *lab, unsigned int mask, struct st_deferred_sample *out,
-			  struct st_error *err)
+static int helper_measure(const struct lab *lab, const struct request *q,
+			  struct st_deferred_sample *out, struct st_error *err)
 {
+	unsigned int mask = q->mask;
 	struct st_cycle cycle;
 	int ret;
 
@@ -170,7 +206,7 @@ static int helper_measure(const struct lab *lab, unsigned int mask, struct st_de
 	if (ret == 0)
 		ret = st_measure_cycle(st_layer_flags(mask), &cycle, err);
 	if (ret == 0)
-		ret = probe_until_free(lab, mask, cycle.reaped_at_ns, out, err);
+		ret = probe_until_free(lab, q, cycle.reaped_at_ns, out, err);
 	if (ret < 0)
 		return ret;
 	for (int l = 0; l < ST_LAYER_COUNT; l++)
@@ -203,8 +239,8 @@ static int helper_calibrate(struct st_deferred_sample *out, struct st_error *err
 	return 0;
 }
 
-/* @mask 0: calibrate. */
-static void _noreturn_ helper_main(const struct lab *lab, unsigned int mask, int go_rd,
+/* @q->mask 0: calibrate. */
+static void _noreturn_ helper_main(const struct lab *lab, const struct request *q, int go_rd,
 				   int result_wr)
 {
 	struct result r;
@@ -215,7 +251,7 @@ static void _noreturn_ helper_main(const struct lab *lab, unsigned int mask, int
 	/* The lab writes our id maps, then closes its end: EOF means go. */
 	while (read(go_rd, &c, 1) < 0 && errno == EINTR)
 		;
-	ret = mask ? helper_measure(lab, mask, &r.sample, &r.err)
+	ret = q->mask ? helper_measure(lab, q, &r.sample, &r.err)
 		   : helper_calibrate(&r.sample, &r.err);
 	r.failed = ret < 0;
 	if (write(result_wr, &r, sizeof(r)) != (ssize_t)sizeof(r))
@@ -227,7 +263,7 @@ static void _noreturn_ helper_main(const struct lab *lab, unsigned int mask, int
  * Runs a helper in a nested user namespace of the lab's: the parent maps
  * our uid, then the helper answers one struct result.
  */
-static int run_helper(const struct lab *lab, unsigned int mask, struct result *r,
+static int run_helper(const struct lab *lab, const struct request *q, struct result *r,
 		      struct st_error *err)
 {
 	_cleanup_close_ int go_rd = -1, go_wr = -1, res_rd = -1, res_wr = -1;
@@ -245,7 +281,7 @@ static int run_helper(const struct lab *lab, unsigned int mask, struct result *r
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		close(go_wr);
 		close(res_rd);
-		helper_main(lab, mask, go_rd, res_wr);
+		helper_main(lab, q, go_rd, res_wr);
 	}
 	closep(&go_rd);
 	closep(&res_wr);
@@ -287,7 +323,7 @@ static int lab_setup(struct lab *lab, struct st_error *err)
 	lab->max_user = strtoull(buf, NULL, 10);
 	ret = st_userns_prober_start(&lab->prober, err);
 	if (ret == 0)
-		ret = run_helper(lab, 0, &r, err);
+		ret = run_helper(lab, &(const struct request){ .mask = 0 }, &r, err);
 	if (ret == 0 && r.failed) {
 		*err = r.err;
 		ret = r.err.errnum ? -r.err.errnum : -EIO;
@@ -302,11 +338,12 @@ static int lab_setup(struct lab *lab, struct st_error *err)
 }
 
 /* The lab process: answers its setup, then one result per requested mask. */
-static void _noreturn_ lab_main(int go_rd, int req_rd, int res_wr)
+static void _noreturn_ lab_main(unsigned int poll_us, int go_rd, int req_rd, int res_wr)
 {
-	struct lab lab = { .prober = { .pid = -1, .req_wr = -1, .res_rd = -1, .limit_fd = -1 } };
+	struct lab lab = { .prober = { .pid = -1, .req_wr = -1, .res_rd = -1, .limit_fd = -1 },
+			   .poll_us = poll_us };
 	struct result r;
-	unsigned int mask;
+	struct request q;
 	char c;
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -316,7 +353,7 @@ static void _noreturn_ lab_main(int go_rd, int req_rd, int res_wr)
 	r.failed = lab_setup(&lab, &r.err) < 0;
 	if (write(res_wr, &r, sizeof(r)) != (ssize_t)sizeof(r) || r.failed)
 		_exit(1);
-	while (TEMP_FAILURE_RETRY(read(req_rd, &mask, sizeof(mask))) == (ssize_t)sizeof(mask)) {
+	while (TEMP_FAILURE_RETRY(read(req_rd, &q, sizeof(q))) == (ssize_t)sizeof(q)) {
 		uint64_t waited = 0;
 		int settled_by = ST_SETTLE_RCU;
 		struct result h;
@@ -325,7 +362,7 @@ static void _noreturn_ lab_main(int go_rd, int req_rd, int res_wr)
 		memset(&r, 0, sizeof(r));
 		ret = drain(&lab, &waited, &settled_by, &r.err);
 		if (ret == 0)
-			ret = run_helper(&lab, mask, &h, &r.err);
+			ret = run_helper(&lab, &q, &h, &r.err);
 		if (ret == 0)
 			r = h;
 		r.failed = r.failed || ret < 0;
@@ -358,6 +395,18 @@ int st_deferred_lab_open(struct st_deferred_lab *lab, struct st_error *err)
 
 	lab->pid = -1;
 	lab->req_wr = lab->res_rd = -1;
+	lab->poll_us = ST_DEFERRED_POLL_US_DEFAULT;
+	if (getenv(ST_DEFERRED_POLL_ENV)) {
+		uint64_t v;
+
+		ret = st_parse_uint(ST_DEFERRED_POLL_ENV, getenv(ST_DEFERRED_POLL_ENV), 0, 100000, &v,
+				    err);
+		if (ret < 0) {
+			err->errnum = EINVAL;
+			return ret;
+		}
+		lab->poll_us = (unsigned int)v;
+	}
 	if (st_pipe(&go_rd, &go_wr, "pipe", err) < 0)
 		return -err->errnum;
 	if (st_pipe(&req_rd, &req_wr, "pipe", err) < 0)
@@ -373,7 +422,7 @@ int st_deferred_lab_open(struct st_deferred_lab *lab, struct st_error *err)
 		close(go_wr);
 		close(req_wr);
 		close(res_rd);
-		lab_main(go_rd, req_rd, res_wr);
+		lab_main(lab->poll_us, go_rd, req_rd, res_wr);
 	}
 	closep(&go_rd);
 	closep(&req_rd);
@@ -393,13 +442,15 @@ int st_deferred_lab_open(struct st_deferred_lab *lab, struct st_error *err)
 	return 0;
 }
 
-int st_deferred_lab_sample(struct st_deferred_lab *lab, unsigned int mask,
+int st_deferred_lab_sample(struct st_deferred_lab *lab, unsigned int mask, uint64_t seed,
 			   struct st_deferred_sample *out, struct st_error *err)
 {
+	const struct request q = { .mask = mask, .seed = seed };
 	struct result r;
 	int ret;
 
-	if (write(lab->req_wr, &mask, sizeof(mask)) != (ssize_t)sizeof(mask))
+	/* One write of a few bytes to a pipe: atomic, never split. */
+	if (write(lab->req_wr, &q, sizeof(q)) != (ssize_t)sizeof(q))
 		return st_error_set(err, EPROTO, "the deferred lab is gone");
 	ret = read_result(lab, &r, err);
 	if (ret == 0)

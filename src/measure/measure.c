@@ -162,7 +162,7 @@ static int deferred_rounds(const struct st_measure_config *cfg, struct st_measur
 				continue;
 			if (check_signal(m, err) < 0)
 				return -EINTR;
-			if (st_deferred_lab_sample(lab, set->mask, &d, err) < 0)
+			if (st_deferred_lab_sample(lab, set->mask, st_rng_next(rng), &d, err) < 0)
 				return st_error_wrap(err, "measuring deferred teardown of %s", set->name);
 			m->deferred_wait_ns += d.deferred_ns;
 			m->drain_wait_ns += d.drain_ns;
@@ -196,6 +196,7 @@ static int deferred_pass(const struct st_measure_config *cfg, struct st_measurem
 			 why.hint[0] ? ")" : "");
 		return 0;
 	}
+	m->deferred_poll_us = lab.poll_us;
 	ret = deferred_rounds(cfg, m, &lab, rng, err);
 	st_deferred_lab_close(&lab);
 	return ret;
@@ -245,28 +246,41 @@ void st_measurement_free(struct st_measurement *m)
 	m->memo = NULL;
 }
 
-static int compute_increment(const struct st_measurement *m, size_t i, enum st_figure fig,
-			     struct st_increment *out)
+int st_set_differences(const struct st_measurement *m, size_t i, enum st_figure fig, double **out,
+		       size_t *n)
 {
 	const struct st_set *ref = st_set_reference(m, i);
 	const struct st_samples *x = &m->sets[i].fig[fig];
-	_cleanup_free_ double *zeros = NULL;
-	uint64_t seed = m->seed ^ (0x9e3779b97f4a7c15ull * (i + 1)) ^ (uint64_t)fig;
-	size_t n = x->n;
+	size_t k = x->n;
+	double *d;
 
+	if (ref && ref->fig[fig].n < k)
+		k = ref->fig[fig].n;
+	d = malloc((k ? k : 1) * sizeof(*d));
+	if (!d)
+		return -ENOMEM;
 	/* The base's increment is its own figure: paired with zeros. */
-	if (!ref) {
-		zeros = calloc(n ? n : 1, sizeof(*zeros));
-		if (!zeros)
-			return -ENOMEM;
-		return st_paired_increment(x->v, zeros, n, seed, out);
-	}
-	if (ref->fig[fig].n < n)
-		n = ref->fig[fig].n;
-	return st_paired_increment(x->v, ref->fig[fig].v, n, seed, out);
+	for (size_t r = 0; r < k; r++)
+		d[r] = x->v[r] - (ref ? ref->fig[fig].v[r] : 0);
+	*out = d;
+	*n = k;
+	return 0;
 }
 
-/* The seeded result is the same every time: the memo changes no figure, only the cost. */
+static int compute_increment(const struct st_measurement *m, size_t i, enum st_figure fig,
+			     struct st_increment *out)
+{
+	_cleanup_free_ double *d = NULL;
+	size_t n;
+	int ret = st_set_differences(m, i, fig, &d, &n);
+
+	if (ret < 0)
+		return ret;
+	st_increment_of(d, n, out);
+	return 0;
+}
+
+/* The result is the same every time: the memo changes no figure, only the cost. */
 int st_set_increment(const struct st_measurement *m, size_t i, enum st_figure fig,
 		     struct st_increment *out)
 {

@@ -50,6 +50,10 @@ void st_nb_path_add_run(struct st_nb_path_result *p, const struct st_nb_run *run
 	p->client_cpus |= run->client_cpus;
 	if (!isnan(run->same_cpu_share))
 		st_samples_add(&p->same_cpu, run->same_cpu_share);
+	if (run->hist.n) {
+		st_samples_add(&p->p50_us, st_hist_quantile_ns(&run->hist, 0.5) / 1000.0);
+		st_samples_add(&p->p99_us, st_hist_quantile_ns(&run->hist, 0.99) / 1000.0);
+	}
 }
 
 void st_nb_placement_note(struct st_nb_placement *p, uint64_t now_ns, int cpu)
@@ -89,6 +93,8 @@ void st_nb_path_result_free(struct st_nb_path_result *p)
 {
 	st_samples_free(&p->gbps);
 	st_samples_free(&p->same_cpu);
+	st_samples_free(&p->p50_us);
+	st_samples_free(&p->p99_us);
 }
 
 double st_nb_stream_gbps(const struct st_nb_stream *s)

@@ -33,6 +33,13 @@ void st_cell_release(struct st_cell *cell)
 	cell->owned = NULL;
 }
 
+void st_report_steal_line(FILE *out, const struct st_steal *s)
+{
+	if (st_steal_flagged(s))
+		fprintf(out, "STEAL: the hypervisor took %.1f%% of the CPU time in this run (%.0f ms): figures may include another guest's work\n",
+			100.0 * s->share, s->ms);
+}
+
 void st_report_host_line(FILE *out, const struct st_host *h)
 {
 	fprintf(out, "sandboxtime %s: kernel %s, %d CPUs (%s)%s, %s, ", ST_VERSION, h->kernel, h->cpus,
@@ -43,6 +50,7 @@ void st_report_host_line(FILE *out, const struct st_host *h)
 	else
 		fputs("not pinned", out);
 	fprintf(out, ", rcu_expedited %d, cgroup %s\n", h->rcu_expedited, h->cgroup);
+	st_report_steal_line(out, &h->steal);
 	if (h->clone_call && strcmp(h->clone_call, "clone3") != 0)
 		fputs("clone3 is missing here (old kernel or a filter): every layer is made with clone()\n", out);
 }

@@ -73,12 +73,27 @@ static void get_verdict(const struct st_col *col, const void *row, const void *d
 	c->text = c->buf;
 }
 
-enum { B_HIGHER, B_OVER };
+enum { B_HIGHER, B_OVER, B_GATES };
 
 static void get_bool(const struct st_col *col, const void *row, const void *doc, struct st_cell *c)
 {
+	const int v[] = { ROW(row)->fa->higher_better, ROW(row)->over_limit, !ROW(row)->fa->no_gate };
+
 	c->kind = ST_CELL_BOOL;
-	c->i = col->arg == B_HIGHER ? ROW(row)->fa->higher_better : ROW(row)->over_limit;
+	c->i = v[col->arg];
+}
+
+/* Why a figure is not compared, or never gates: null (empty in the table) when nothing to say. */
+static void get_why(const struct st_col *col, const void *row, const void *doc, struct st_cell *c)
+{
+	if (!ROW(row)->why[0]) {
+		/* No "-" in the table: a blank at the end of the line says it. */
+		c->null = c->format != ST_OUT_TABLE;
+		c->empty = c->null;
+		c->text = "";
+		return;
+	}
+	c->text = ROW(row)->why;
 }
 
 /* clang-format off */
@@ -106,6 +121,11 @@ static const struct st_col compare_cols[] = {
 	{ .name = "higher_is_better", .key = "higher_is_better", .in = C | J, .get = get_bool,
 	  .arg = B_HIGHER },
 	{ .name = "over_limit", .key = "over_limit", .in = C | J, .get = get_bool, .arg = B_OVER },
+	{ .name = "gates", .key = "gates", .in = C | J, .get = get_bool, .arg = B_GATES,
+	  .help = "false for a figure that is not a cost (an untimed wait): it never fails --fail-if-slower" },
+	{ .name = "why", .key = "why", .heading = "", .width = 1, .align = ST_ALIGN_LEFT,
+	  .in = T | C | J, .get = get_why,
+	  .help = "why a figure has no ratio or no interval, or why it never gates" },
 };
 /* clang-format on */
 
@@ -133,13 +153,15 @@ static json_t *files_json(const struct st_compare *c)
 	for (size_t d = 0; d < c->ndocs; d++) {
 		const struct st_cmp_doc *doc = &c->docs[d];
 		json_t *host = json_object_get(doc->root, "host");
+		json_t *steal = json_object_get(host, "steal");
 
-		json_array_append_new(files, json_pack("{s:s,s:s,s:s,s:O,s:I,s:I}", "path", doc->path,
+		json_array_append_new(files, json_pack("{s:s,s:s,s:s,s:O,s:I,s:I,s:O}", "path", doc->path,
 						       "schema",
 						       json_string_value(json_object_get(doc->root, "schema")),
 						       "kind", doc->kind, "host", host ? host : json_null(),
 						       "figures", (json_int_t)doc->nfig, "unmatched",
-						       (json_int_t)c->unmatched[d]));
+						       (json_int_t)c->unmatched[d], "steal",
+						       steal ? steal : json_null()));
 	}
 	return files;
 }
@@ -156,6 +178,7 @@ json_t *st_compare_json(const struct st_compare *c)
 	json_object_set_new(doc, "schema", json_string(ST_SCHEMA_COMPARE));
 	json_object_set_new(doc, "tool", st_report_tool_json());
 	json_object_set_new(doc, "seed", json_string(seed));
+	json_object_set_new(doc, "seed_from", json_string(c->seed_given ? "option" : "files"));
 	json_object_set_new(doc, "resamples", json_integer((json_int_t)c->resamples));
 	json_object_set_new(doc, "fail_if_slower_pct",
 			    c->fail_pct >= 0 ? json_real(c->fail_pct) : json_null());
@@ -186,17 +209,53 @@ static void host_lines(const struct st_compare *c, FILE *out, const char *bullet
 	}
 }
 
+/* The file's host.steal.share, or -1 where the report has none (older reports, or unreadable). */
+static double steal_share(const struct st_cmp_doc *d)
+{
+	json_t *s = json_object_get(json_object_get(json_object_get(d->root, "host"), "steal"), "share");
+
+	return json_is_number(s) ? json_number_value(s) : -1;
+}
+
+/*
+ * A warning when any file had steal: its figures include waits for another
+ * guest, and a ratio may show the hypervisor rather than the change.
+ */
+static void steal_lines(const struct st_compare *c, FILE *out, const char *bullet)
+{
+	int any = 0, flagged = 0;
+
+	for (size_t d = 0; d < c->ndocs; d++) {
+		double s = steal_share(&c->docs[d]);
+
+		any |= s > 0;
+		flagged |= s > ST_STEAL_FLAG_SHARE;
+	}
+	if (!any)
+		return;
+	fprintf(out, "%s%s: hypervisor steal during", bullet, flagged ? "WARNING steal" : "steal");
+	for (size_t d = 0; d < c->ndocs; d++) {
+		double s = steal_share(&c->docs[d]);
+
+		if (s > 0)
+			fprintf(out, " %s %.2f%%", c->docs[d].path, 100.0 * s);
+	}
+	fprintf(out, "%s\n", flagged ? ": figures there include another guest's work" : "");
+}
+
 static void header_lines(const struct st_compare *c, FILE *out, unsigned int style)
 {
 	int md = style & ST_TEXT_MD;
 	const char *q = md ? "`" : "";
 
-	fprintf(out, "%s: base %s%s%s, %zu resamples, seed %" PRIu64 " (--seed=%" PRIu64
+	fprintf(out, "%s: base %s%s%s, %zu resamples, seed %" PRIu64 " (%s--seed=%" PRIu64
 		" replays the intervals)\n", md ? "**sandboxtime compare**" : "sandboxtime compare", q,
-		c->docs[0].path, q, c->resamples, c->seed, c->seed);
+		c->docs[0].path, q, c->resamples, c->seed,
+		c->seed_given ? "" : "from the files' bytes; ", c->seed);
 	if (md)
 		fputc('\n', out);
 	host_lines(c, out, md ? "- " : "");
+	steal_lines(c, out, md ? "- " : "");
 }
 
 /* The rows of later file @b: one table (or markdown table) each. */

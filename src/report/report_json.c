@@ -37,16 +37,28 @@ json_t *st_report_layer_names_json(unsigned int mask)
 	return a;
 }
 
+/*
+ * {ms, share, flagged}: the hypervisor's steal over the run, null each where
+ * /proc/stat could not be read.
+ */
+static json_t *steal_json(const struct st_steal *s)
+{
+	if (!s->available)
+		return json_pack("{s:n,s:n,s:n}", "ms", "share", "flagged");
+	return json_pack("{s:f,s:f,s:b}", "ms", s->ms, "share", s->share, "flagged",
+			 st_steal_flagged(s));
+}
+
 json_t *st_report_host_json(const struct st_host *h)
 {
-	return json_pack("{s:s,s:i,s:s,s:b,s:I,s:o,s:o,s:s,s:o,s:s}", "kernel", h->kernel, "cpus", h->cpus,
+	return json_pack("{s:s,s:i,s:s,s:b,s:I,s:o,s:o,s:s,s:o,s:s,s:o}", "kernel", h->kernel, "cpus", h->cpus,
 			 "cpu_model", h->cpu_model, "rootless", h->rootless, "uid", (json_int_t)h->uid,
 			 "pinned_cpu", h->pinned_cpu >= 0 ? json_integer(h->pinned_cpu) : json_null(),
 			 "rcu_expedited",
 			 h->rcu_expedited >= 0 ? json_integer(h->rcu_expedited) : json_null(), "cgroup",
 			 h->cgroup, "virtualized",
 			 h->virtualized >= 0 ? json_boolean(h->virtualized) : json_null(), "clone",
-			 h->clone_call ? h->clone_call : "clone3");
+			 h->clone_call ? h->clone_call : "clone3", "steal", steal_json(&h->steal));
 }
 
 json_t *st_report_tool_json(void)

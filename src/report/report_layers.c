@@ -264,7 +264,7 @@ static const struct st_col tail_cols[] = {
 	  .csv_prec = 3, .in = C | J, .get = get_increment, .arg = ST_FIG_DEFERRED,
 	  .help = "deferred teardown over the previous set" },
 	{ .key = "increments", .in = J, .get = get_paired,
-	  .help = "within-round paired increments with 95% bootstrap intervals" },
+	  .help = "within-round paired increments with exact 95% order-statistic intervals (null below n = 6, with ci_why)" },
 	{ .key = "alone", .in = J, .get = get_alone_json,
 	  .help = "--alone: the layer's increments against the base" },
 };
@@ -563,10 +563,13 @@ static void print_layers(const struct st_report *r, FILE *out, unsigned int styl
 		st_report_layer_reason(r, l, reason, sizeof(reason));
 		fprintf(out, "%-12s unavailable: %s\n", st_layers[l].name, reason);
 	}
-	fprintf(out, "(+: median of the within-round differences to the previous row, ~0 when its 95%% interval contains 0;\n"
+	fprintf(out, "(+: median of the within-round differences to the previous row, ~0 when its 95%% interval contains 0,\n"
+		" ~? when n is too small for a 95%% interval;\n"
 		" deferred: from the reap until the last type was freed, named under last; waited %.0f ms for frees,\n"
-		" and %.0f ms untimed before the samples for earlier samples' frees)\n",
+		" and %.0f ms untimed before the samples for earlier samples' frees;\n",
 		st_ns_to_us(m->deferred_wait_ns) / 1000.0, st_ns_to_us(m->drain_wait_ns) / 1000.0);
+	st_report_verdicts_note(m, out);
+	fputs(")\n", out);
 	if (m->deferred_errnum)
 		fprintf(out, "%-12s unavailable: %s\n", "deferred", m->deferred_reason);
 	if (r->config->cold_ms) {

@@ -6,6 +6,7 @@
  * JSON keys cannot disagree.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stddef.h>
 #include <string.h>
@@ -236,6 +237,14 @@ static void get_same_cpu(const struct st_col *col, const void *row, const void *
 	c->stats = &PATH(row)->same_cpu;
 }
 
+/* Each round's own latency p50 or p99: stats with samples, so that compare gives them intervals. */
+static void get_round_latency(const struct st_col *col, const void *row, const void *doc,
+			      struct st_cell *c)
+{
+	c->kind = ST_CELL_STATS;
+	c->stats = col->arg ? &PATH(row)->p99_us : &PATH(row)->p50_us;
+}
+
 static int has_rr(const void *doc)
 {
 	return REPORT(doc)->cfg->rr;
@@ -281,6 +290,10 @@ static const struct st_col path_cols[] = {
 	  .shown = has_rr, .get = get_lat, .arg = LAT_P99 },
 	{ .key = "latency_us.min", .in = J, .get = get_lat, .arg = LAT_MIN },
 	{ .key = "latency_us.max", .in = J, .get = get_lat, .arg = LAT_MAX },
+	{ .key = "latency_rounds_p50_us", .in = J, .get = get_round_latency, .arg = 0,
+	  .help = "each run's own latency p50, in microseconds (stats with samples)" },
+	{ .key = "latency_rounds_p99_us", .in = J, .get = get_round_latency, .arg = 1,
+	  .help = "each run's own latency p99, in microseconds (stats with samples)" },
 	{ .name = "transactions_per_s", .key = "transactions_per_s", .heading = "trans/s", .width = 11,
 	  .prec = 0, .csv_prec = 1, .in = T | C | J, .get = get_tps,
 	  .help = "request/response transactions per second" },
@@ -354,26 +367,56 @@ static const struct st_col udp_table_cols[] = {
 
 /* ---- the ratios ---------------------------------------------------------- */
 
-/* Each ratio once: its JSON key, Prometheus label and field. */
+/*
+ * Each ratio once: its JSON key, Prometheus label and field, and the path
+ * set against the host (throughput: host over it; latency: it over host).
+ */
 static const struct {
 	const char *name;
 	size_t offset;
+	int path;
+	int latency;
 } ratio_rows[] = {
-#define RATIO(f) { #f, offsetof(struct st_nb_ratios, f) }
-	RATIO(throughput_host_over_veth),
-	RATIO(throughput_host_over_bridge),
-	RATIO(latency_veth_over_host),
-	RATIO(latency_bridge_over_host),
-	RATIO(throughput_host_over_host_to_sandbox),
-	RATIO(latency_host_to_sandbox_over_host),
-	RATIO(throughput_host_over_macvlan),
-	RATIO(latency_macvlan_over_host),
+#define RATIO(f, p, lat) { #f, offsetof(struct st_nb_ratios, f), p, lat }
+	RATIO(throughput_host_over_veth, ST_NB_VETH, 0),
+	RATIO(throughput_host_over_bridge, ST_NB_BRIDGE, 0),
+	RATIO(latency_veth_over_host, ST_NB_VETH, 1),
+	RATIO(latency_bridge_over_host, ST_NB_BRIDGE, 1),
+	RATIO(throughput_host_over_host_to_sandbox, ST_NB_HOST_TO_SANDBOX, 0),
+	RATIO(latency_host_to_sandbox_over_host, ST_NB_HOST_TO_SANDBOX, 1),
+	RATIO(throughput_host_over_macvlan, ST_NB_MACVLAN, 0),
+	RATIO(latency_macvlan_over_host, ST_NB_MACVLAN, 1),
 #undef RATIO
 };
 
 static double ratio_value(const struct st_nb_report *r, size_t i)
 {
 	return *(const double *)((const char *)&r->ratios + ratio_rows[i].offset);
+}
+
+/* Bootstrap resamples per ratio interval: compare's default. */
+#define RATIO_RESAMPLES 2000
+
+/*
+ * {ci_low, ci_high} of ratio @i: a 95% bootstrap interval of the ratio of
+ * the two paths' medians over their runs (throughput: Gbit/s of each run;
+ * latency: each run's own p50), the runs resampled from a stream keyed by
+ * the seed and the ratio's name. null with fewer than ST_RATIO_MIN_N runs a
+ * side or without a ratio.
+ */
+static json_t *ratio_interval_json(const struct st_nb_report *r, size_t i)
+{
+	const struct st_nb_path_result *host = &r->paths[ST_NB_HOST], *p = &r->paths[ratio_rows[i].path];
+	const struct st_samples *num = ratio_rows[i].latency ? &p->p50_us : &host->gbps;
+	const struct st_samples *den = ratio_rows[i].latency ? &host->p50_us : &p->gbps;
+	uint64_t seed = st_seed_fold(r->cfg->seed, ratio_rows[i].name, strlen(ratio_rows[i].name));
+	struct st_ratio q;
+
+	if (!num->n || !den->n ||
+	    st_ratio_interval(den->v, den->n, num->v, num->n, RATIO_RESAMPLES, seed, &q) < 0 ||
+	    !q.has_interval)
+		return json_null();
+	return json_pack("{s:f,s:f}", "ci_low", q.ci_low, "ci_high", q.ci_high);
 }
 
 /* ---- notes --------------------------------------------------------------- */
@@ -499,6 +542,7 @@ static json_t *config_json(const struct st_nb_report *r)
 {
 	const struct st_nb_config *o = r->cfg;
 	json_t *names = json_array(), *config;
+	char seed[24];
 
 	for (int i = 0; i < ST_NB_PATH_COUNT; i++)
 		if (r->path_mask & (1u << i))
@@ -508,6 +552,9 @@ static json_t *config_json(const struct st_nb_report *r)
 			   (json_int_t)o->repeat, "size", (json_int_t)o->size, "rr", o->rr, "mtu",
 			   o->mtu ? json_integer(o->mtu) : json_null(), "namespaces",
 			   "a fresh user and network namespace, made by netbench");
+	/* A string: JSON numbers lose a 64-bit seed's low digits in many readers. */
+	snprintf(seed, sizeof(seed), "%" PRIu64, o->seed);
+	json_object_set_new(config, "seed", json_string(seed));
 	json_object_set_new(config, "streams", json_integer(o->streams));
 	json_object_set_new(config, "busy_poll", json_boolean(o->busy_poll));
 	json_object_set_new(config, "udp", o->udp ? json_string("stream") : json_null());
@@ -527,7 +574,7 @@ json_t *st_nb_report_json(const struct st_nb_report *r)
 	char notes[ST_NB_MAX_NOTES][ST_NB_NOTE_MAX];
 	size_t nnotes = st_nb_report_notes(r, notes, ST_NB_MAX_NOTES);
 	json_t *doc = json_object(), *paths = json_array(), *ratios = json_object();
-	json_t *jnotes = json_array();
+	json_t *jnotes = json_array(), *intervals = json_object();
 
 	for (int i = 0; i < ST_NB_PATH_COUNT; i++)
 		if ((r->path_mask & (1u << i)) && r->paths[i].measured)
@@ -536,6 +583,8 @@ json_t *st_nb_report_json(const struct st_nb_report *r)
 		double v = ratio_value(r, i);
 
 		json_object_set_new(ratios, ratio_rows[i].name, isnan(v) ? json_null() : json_real(v));
+		json_object_set_new(intervals, ratio_rows[i].name,
+				    isnan(v) ? json_null() : ratio_interval_json(r, i));
 	}
 	for (size_t i = 0; i < nnotes; i++)
 		json_array_append_new(jnotes, json_string(notes[i]));
@@ -545,6 +594,7 @@ json_t *st_nb_report_json(const struct st_nb_report *r)
 	json_object_set_new(doc, "config", config_json(r));
 	json_object_set_new(doc, "paths", paths);
 	json_object_set_new(doc, "ratios", ratios);
+	json_object_set_new(doc, "ratio_intervals", intervals);
 	json_object_set_new(doc, "elapsed_s", json_real((double)r->elapsed_ns / 1e9));
 	json_object_set_new(doc, "notes", jnotes);
 	return doc;
@@ -618,8 +668,11 @@ int st_nb_write_table(const struct st_nb_report *r, FILE *out, unsigned int styl
 		h->kernel, h->cpus, h->cpu_model[0] ? h->cpu_model : "unknown model",
 		h->virtualized == 1 ? " in a VM" : "", h->rootless ? "rootless" : "root",
 		h->pinned_cpu >= 0 ? "pinned" : "not pinned");
-	fprintf(out, "%u run(s) per path of %g s after %g s warm-up, %llu-byte writes; medians over runs\n\n",
-		o->repeat, o->duration_s, st_nb_warmup_s(o->duration_s), (unsigned long long)o->size);
+	st_report_steal_line(out, &h->steal);
+	fprintf(out, "%u run(s) per path of %g s after %g s warm-up, %llu-byte writes; medians over runs;\n"
+		"paths in a random order in each round (--seed=%" PRIu64 ")\n\n",
+		o->repeat, o->duration_s, st_nb_warmup_s(o->duration_s), (unsigned long long)o->size,
+		o->seed);
 	rows_table(r, ST_COLS(path_cols), out, style);
 	if (o->udp) {
 		fputc('\n', out);

@@ -7,7 +7,7 @@
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/../lib.sh" "$1"
 
-plan 12
+plan 14
 
 CHECK=$ST_PYDIR/compare_check.py
 check() { "$ST_PY" -B "$CHECK" "$@"; }
@@ -21,7 +21,7 @@ t_real_runs() {
 	local mode=$1 dir
 	dir=$(st_scratch) || return 1
 	for run in a b; do
-		st_run "$mode" layers --repeat=5 --deferred-repeat=0 -J -o "$dir/$run.json" || return 1
+		st_run "$mode" layers --repeat=6 --deferred-repeat=0 -J -o "$dir/$run.json" || return 1
 		expect_rc 0 && expect_clean || return 1
 	done
 	st_run "$mode" compare "$dir/a.json" "$dir/b.json" --format=json || return 1
@@ -86,9 +86,36 @@ t_seed_replays() {
 	first=$("$ST_PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["seed"])' "$ST_OUT")
 	cp "$ST_OUT" "$FIX/unseeded.out"
 	cmp_run "$FIX/base.json" "$FIX/shifted.json" -J --seed="$first" || return 1
-	cmp "$ST_OUT" "$FIX/unseeded.out"
+	# Only where the seed came from differs.
+	expect_eq "$(grep -v seed_from "$ST_OUT")" "$(grep -v seed_from "$FIX/unseeded.out")" || return 1
+	grep -q '"seed_from": "option"' "$ST_OUT" && grep -q '"seed_from": "files"' "$FIX/unseeded.out"
 }
 ok "--seed replays the intervals, and the printed seed is the one used" t_seed_replays
+
+# No --seed: the seed comes from the files' bytes, so the output is the same, byte for byte.
+t_same_files_same_output() {
+	local fmt
+	for fmt in table json csv; do
+		cmp_run "$FIX/base.json" "$FIX/shifted.json" --format=$fmt || return 1
+		cp "$ST_OUT" "$FIX/first.$fmt"
+		cmp_run "$FIX/base.json" "$FIX/shifted.json" --format=$fmt || return 1
+		cmp "$ST_OUT" "$FIX/first.$fmt" || return 1
+	done
+	grep -q "from the files' bytes" "$FIX/first.table" || { echo "seed's origin not printed"; return 1; }
+	# One byte more in B: another seed.
+	cp "$FIX/shifted.json" "$FIX/shifted2.json" && echo >>"$FIX/shifted2.json" || return 1
+	cmp_run "$FIX/base.json" "$FIX/shifted2.json" -J || return 1
+	! grep -q "$(grep '"seed"' "$FIX/first.json")" "$ST_OUT"
+}
+ok "without --seed the same files give byte-identical output (table, JSON, CSV)" t_same_files_same_output
+
+# deferred_drain_us x10 is an untimed wait, not a cost: shown as slower, never over the gate.
+t_drain_never_gates() {
+	st_run root compare "$FIX/drain_a.json" "$FIX/drain_b.json" -J --fail-if-slower=10
+	expect_eq "$ST_RC" 0 || { st_show; return 1; }
+	check drain "$ST_OUT"
+}
+ok "a drain x10 passes --fail-if-slower=10; a base sample of 0 says why there is no ratio" t_drain_never_gates
 
 t_host_differences() {
 	cmp_run "$FIX/base.json" "$FIX/shifted.json" || return 1

@@ -7,11 +7,11 @@
 # (build/test-helpers/deny_syscall), as a container's profile would.
 source "$(dirname "$0")/../lib.sh" "$1"
 
-plan 4
+plan 5
 
 BUILD_DIR=$(cd "$(dirname "$ST_BIN")" && pwd)
 DENY=$BUILD_DIR/test-helpers/deny_syscall
-ARGS=(layers -J --ns=ipc,net --repeat=1 --warmup=0 --deferred-repeat=2)
+ARGS=(layers -J --ns=uts,ipc,net --repeat=1 --warmup=0 --deferred-repeat=2)
 
 # settle MODE WRAPPER...: layers as MODE under WRAPPER; its JSON report in
 # $OUT (in a scratch directory nobody may write to).
@@ -52,3 +52,23 @@ for mode in root nobody; do
 		skip "$name2" "$DENY is not built (make unit-bins)"
 	fi
 done
+
+# SANDBOXTIME_DEFERRED_POLL_US sets the probe's pause and the report records
+# it; a bad value makes the deferred figures unavailable, naming the variable.
+t_poll() {
+	local dir poll
+	dir=$(st_scratch) || return 1
+	SANDBOXTIME_DEFERRED_POLL_US=0 "$ST_BIN" "${ARGS[@]}" -o "$dir/p0.json" >/dev/null 2>&1 || return 1
+	poll=$("$ST_PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["measurement"]["deferred"]["poll_us"])' "$dir/p0.json")
+	expect_eq "$poll" 0 || return 1
+	"$ST_BIN" "${ARGS[@]}" -o "$dir/p20.json" >/dev/null 2>&1 || return 1
+	poll=$("$ST_PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["measurement"]["deferred"]["poll_us"])' "$dir/p20.json")
+	expect_eq "$poll" 20 || return 1
+	SANDBOXTIME_DEFERRED_POLL_US=x "$ST_BIN" "${ARGS[@]}" -o "$dir/px.json" >/dev/null 2>&1 || return 1
+	grep -q '"reason": "SANDBOXTIME_DEFERRED_POLL_US' "$dir/px.json" || { cat "$dir/px.json"; return 1; }
+}
+if can_run root; then
+	ok "SANDBOXTIME_DEFERRED_POLL_US: recorded as poll_us; a bad value is the deferred figures' reason" t_poll
+else
+	skip "SANDBOXTIME_DEFERRED_POLL_US: recorded as poll_us; a bad value is the deferred figures' reason" "cannot run as root here"
+fi

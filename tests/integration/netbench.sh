@@ -9,7 +9,7 @@
 # suite short.
 source "$(dirname "$0")/../lib.sh" "$1"
 
-plan 24
+plan 25
 
 NB_FAST=(netbench --duration=0.3 --repeat=1)
 
@@ -273,4 +273,23 @@ if is_root; then
 	ok "netbench -q writes nothing and exits 0" t_quiet
 else
 	skip "netbench -q writes nothing and exits 0" "suite helpers start root runs only as root"
+fi
+
+# The paths' order comes from a seed: printed in the header and config.seed,
+# the one given by --seed, and a new one each run without it.
+t_seed() {
+	local one two
+	st_run root "${NB_FAST[@]}" --paths=host,veth --seed=4242 -J || return 1
+	expect_rc 0 && expect_clean || return 1
+	one=$("$ST_PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["config"]["seed"])' "$ST_ERR")
+	expect_eq "$one" 4242 || return 1
+	st_run root "${NB_FAST[@]}" --paths=host,veth || return 1
+	grep -q 'paths in a random order in each round (--seed=[0-9]*)' "$ST_ERR" || { st_show; return 1; }
+	two=$(sed -n 's/.*(--seed=\([0-9]*\)).*/\1/p' "$ST_ERR")
+	[ -n "$two" ] && [ "$two" != 4242 ]
+}
+if is_root; then
+	ok "netbench --seed: the paths' order is seeded, printed and replayable" t_seed
+else
+	skip "netbench --seed: the paths' order is seeded, printed and replayable" "suite helpers start root runs only as root"
 fi

@@ -3,12 +3,17 @@
 (tests/integration/compare.sh).
 
   figures A.json B.json CMP.json   every figure of A with raw samples is
-                                   compared with B, with its sample counts
+                                   compared with B, with its sample counts,
+                                   and with 6 or more a side an interval;
+                                   increments are among them
   known CMP.json FACTOR VERDICT    every figure with an interval has FACTOR in
                                    it and the verdict VERDICT ("within noise",
                                    "slower", ...); the others: ratio FACTOR
   markdown A.json MD_FILE          the markdown has one table row per figure
                                    of A that has raw samples
+  drain CMP.json                   drain_a.json against drain_b.json: the
+                                   drains slower but never gating, the user
+                                   teardown (a 0 in A) no ratio, with why
 """
 import json
 import sys
@@ -76,6 +81,13 @@ def figures(a_path, b_path, cmp_path):
             fail("%s: samples_a %r, the file has %d" % (name, row["samples_a"], n))
         if row["verdict"] != "no ratio" and not isinstance(row["ratio"], float):
             fail("%s: ratio %r" % (name, row["ratio"]))
+        # Six samples a side or more, and a ratio: an interval (issue 27).
+        if row["verdict"] != "no ratio" and min(n, row["samples_b"]) >= 6 \
+                and not isinstance(row["ci_low"], float):
+            fail("%s: no interval with %d and %d samples" % (name, n, row["samples_b"]))
+    # Increments carry their paired differences: compared from samples too.
+    if not any(".increments." in name for name in want):
+        fail("no increment with samples in %s" % a_path)
     print("# %d figures of %s compared" % (len(want), a_path))
 
 
@@ -115,9 +127,34 @@ def markdown(a_path, md_path):
         fail("not in the markdown: %s" % sorted(missing)[:5])
 
 
+def drain(cmp_path):
+    cmp = load(cmp_path)
+    seen = 0
+    for r in cmp["figures"]:
+        name = r["figure"]
+        if name.endswith("deferred_drain_us"):
+            seen += 1
+            if r["verdict"] != "slower" or r["ci_low"] <= 9:
+                fail("%s: want slower by ~10x, got %s %s" % (name, r["verdict"], r["ci_low"]))
+            if r["gates"] is not False or r["over_limit"] is not False \
+                    or "never gates" not in (r["why"] or ""):
+                fail("%s: gates %s, over_limit %s, why %r" % (name, r["gates"],
+                                                                 r["over_limit"], r["why"]))
+        elif name == "layers[user].teardown_us":
+            seen += 1
+            if r["verdict"] != "no ratio" or "sample <= 0" not in (r["why"] or ""):
+                fail("%s: %s, why %r" % (name, r["verdict"], r["why"]))
+        elif r["gates"] is not True or r["why"] is not None:
+            fail("%s: gates %s, why %r" % (name, r["gates"], r["why"]))
+    if seen != 3:
+        fail("want 2 drains and the user teardown, saw %d" % seen)
+    if cmp["over_limit"] != 0:
+        fail("over_limit %s" % cmp["over_limit"])
+
+
 def main():
     cmd, args = sys.argv[1], sys.argv[2:]
-    {"figures": figures, "known": known, "markdown": markdown}[cmd](*args)
+    {"figures": figures, "known": known, "markdown": markdown, "drain": drain}[cmd](*args)
 
 
 if __name__ == "__main__":

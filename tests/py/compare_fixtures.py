@@ -5,7 +5,11 @@ known samples.
 base.json       two layers with 201 samples per figure from a fixed generator
 same.json       base.json's samples, shuffled: the same distribution
 shifted.json    base.json's samples times 1.25, and another kernel
-netbench_a.json, netbench_b.json  throughput halved in b (higher is better)
+netbench_a.json, netbench_b.json  throughput halved in b (higher is better);
+                each run's latency p50 the same in both
+drain_a.json, drain_b.json  the same setup; b's deferred_drain_us (an untimed
+                wait, not a cost) ten times a's; a's user teardown has a 0;
+                b had 2.5% hypervisor steal
 
 Usage: python3 -B tests/py/compare_fixtures.py [DIR]
 """
@@ -18,10 +22,13 @@ FACTOR = 1.25
 N = 201
 
 
-def host(kernel):
-    return {"kernel": kernel, "cpus": 2, "cpu_model": "fixture", "rootless": False,
-            "uid": 0, "pinned_cpu": None, "rcu_expedited": 0, "cgroup": "v2",
-            "virtualized": True, "clone": "clone3"}
+def host(kernel, steal=None):
+    h = {"kernel": kernel, "cpus": 2, "cpu_model": "fixture", "rootless": False,
+         "uid": 0, "pinned_cpu": None, "rcu_expedited": 0, "cgroup": "v2",
+         "virtualized": True, "clone": "clone3"}
+    if steal is not None:
+        h["steal"] = steal
+    return h
 
 
 def stats(samples):
@@ -58,13 +65,32 @@ def layers_doc(kernel, scale, shuffle_seed=None):
             "host": host(kernel), "config": {"repeat": N, "seed": "1"}, "layers": layers}
 
 
+def drain_doc(drain_scale):
+    layers = []
+    for i, name in enumerate(["base", "user"]):
+        teardown = base_samples(200 + i, 50.0)
+        if name == "user":
+            teardown[0] = 0.0
+        layers.append({"layer": name, "available": True,
+                       "setup_us": stats(base_samples(300 + i, 100.0)),
+                       "teardown_us": stats(teardown),
+                       "deferred_drain_us": stats([round(x * drain_scale, 6) for x in
+                                                   base_samples(400 + i, 1000.0)])})
+    return {"schema": "sandboxtime/v1", "tool": {"name": "sandboxtime", "version": "0.1.0"},
+            "host": host("6.1.0-fixture", None if drain_scale == 1.0 else
+                         {"ms": 1520.0, "share": 0.025, "flagged": True}),
+            "config": {"repeat": N, "seed": "1"}, "layers": layers}
+
+
 def netbench_doc(scale):
     paths = []
     for i, name in enumerate(["host", "veth"]):
         v = [round(x * scale, 6) for x in base_samples(100 + i, 40.0 / (i + 1))]
+        lat = base_samples(110 + i, 20.0)
         paths.append({"path": name, "throughput_gbps": stats(v),
                       "latency_us": {"p50": 20.0, "p99": 40.0, "mean": 22.0, "n": 1000,
-                                     "min": 10.0, "max": 90.0}})
+                                     "min": 10.0, "max": 90.0},
+                      "latency_rounds_p50_us": stats(lat)})
     return {"schema": "sandboxtime/netbench/v1",
             "tool": {"name": "sandboxtime", "version": "0.1.0"},
             "host": host("6.1.0-fixture"), "config": {}, "paths": paths}
@@ -78,6 +104,8 @@ def main():
         "shifted.json": layers_doc("6.12.0-fixture", FACTOR),
         "netbench_a.json": netbench_doc(1.0),
         "netbench_b.json": netbench_doc(0.5),
+        "drain_a.json": drain_doc(1.0),
+        "drain_b.json": drain_doc(10.0),
     }
     for name, doc in docs.items():
         with open(os.path.join(out, name), "w") as f:

@@ -1,12 +1,16 @@
 """deferred_check.py FILE SETTLE SAMPLES: the layers report FILE has deferred
 figures for every available layer but the base, each drained before all of
 its SAMPLES samples, and measurement.drain_settle is SETTLE ("rcu" or
-"sleep"). With "sleep", every drain lasted at least the 50 ms sleep
-(tests/integration/deferred.sh)."""
+"sleep"). With "sleep", every drain lasted at least the 50 ms sleep. Every
+type's figure names what it marks: "count released" for uts, mount, cgroup
+and time, "freed" for pid, ipc, net and user (tests/integration/deferred.sh)."""
 import json
 import sys
 
 SLEEP_US = 50000
+MARKS = {"uts": "count released", "mount": "count released", "cgroup": "count released",
+         "time": "count released", "pid": "freed", "ipc": "freed", "net": "freed",
+         "user": "freed"}
 
 
 def main():
@@ -25,6 +29,8 @@ def main():
         assert s["deferred_us"]["n"] == samples, f"{name}: {s['deferred_us']['n']} deferred samples"
         assert s["deferred_by_type"] and name in s["deferred_by_type"], \
             f"{name}: no freed time of its own type: {s['deferred_by_type']}"
+        for t, fig in s["deferred_by_type"].items():
+            assert fig.get("marks") == MARKS[t], f"{name}: {t} marks {fig.get('marks')!r}"
         if settle == "sleep":
             assert drain["min"] >= SLEEP_US, f"{name}: a drain of {drain['min']} us, under the sleep"
         total += sum(drain["samples"])

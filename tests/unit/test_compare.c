@@ -15,6 +15,7 @@
 
 #include "sandboxtime/compare.h"
 #include "sandboxtime/compiler.h"
+#include "sandboxtime/report_compare.h"
 #include "sandboxtime/stats.h"
 
 #define FIXTURES "tests/fixtures/compare/"
@@ -322,11 +323,20 @@ static void test_higher_is_better(void **state)
 {
 	struct st_cmp_doc docs[2];
 	struct st_compare c;
-	size_t slower = 0;
+	size_t slower = 0, latency = 0;
 
 	run(docs, &c, FIXTURES "netbench_a.json", FIXTURES "netbench_b.json", 10);
-	for (size_t i = 0; i < c.nrows; i++)
+	for (size_t i = 0; i < c.nrows; i++) {
 		slower += c.rows[i].verdict == ST_CMP_SLOWER;
+		/* A latency figure gets an interval from each run's own p50. */
+		if (strstr(c.rows[i].fa->name, "latency_rounds_p50_us")) {
+			latency++;
+			assert_true(c.rows[i].r.has_interval);
+			assert_int_equal(c.rows[i].verdict, ST_CMP_NOISE);
+			assert_false(c.rows[i].fa->higher_better);
+		}
+	}
+	assert_int_equal(latency, 2);
 	assert_int_equal(slower, 2);
 	assert_int_equal(c.over_limit, 2);
 	done(docs, &c);
@@ -354,6 +364,126 @@ static void test_kinds_must_match(void **state)
 	done(docs, &c);
 }
 
+/* The drain is ten times longer: shown, judged slower, but never over the gate. */
+static void test_drain_never_gates(void **state)
+{
+	struct st_cmp_doc docs[2];
+	struct st_compare c;
+	size_t drains = 0, zero = 0;
+
+	run(docs, &c, FIXTURES "drain_a.json", FIXTURES "drain_b.json", 10);
+	for (size_t i = 0; i < c.nrows; i++) {
+		const struct st_cmp_row *r = &c.rows[i];
+
+		if (strstr(r->fa->name, "deferred_drain_us")) {
+			drains++;
+			assert_int_equal(r->verdict, ST_CMP_SLOWER);
+			assert_true(r->r.ci_low > 9.0);
+			assert_false(r->over_limit);
+			assert_non_null(r->fa->no_gate);
+			assert_non_null(strstr(r->why, "never gates"));
+		} else if (strcmp(r->fa->name, "layers[user].teardown_us") == 0) {
+			/* A's samples reach 0: not compared, and the row says why. */
+			zero++;
+			assert_int_equal(r->verdict, ST_CMP_NO_RATIO);
+			assert_non_null(strstr(r->why, "sample <= 0 (0)"));
+		} else {
+			assert_null(r->fa->no_gate);
+			assert_string_equal(r->why, "");
+		}
+	}
+	assert_int_equal(drains, 2);
+	assert_int_equal(zero, 1);
+	assert_int_equal(c.over_limit, 0);
+	done(docs, &c);
+}
+
+/* The whole output of one comparison, with the default seed from the files. */
+static char *compare_text(const char *first, const char *second, enum st_format format)
+{
+	struct st_cmp_doc docs[2];
+	struct st_compare c;
+	struct st_error err = { 0 };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+
+	assert_non_null(m);
+	run(docs, &c, first, second, 10);
+	c.seed = st_compare_files_seed(docs, 2);
+	st_compare_free(&c);
+	assert_int_equal(st_compare_run(&c, &err), 0);
+	assert_int_equal(st_compare_write(&c, format, 0, m, &err), 0);
+	assert_int_equal(fclose(m), 0);
+	done(docs, &c);
+	return text;
+}
+
+static void test_same_files_same_output(void **state)
+{
+	static const enum st_format formats[] = { ST_FORMAT_TABLE, ST_FORMAT_JSON, ST_FORMAT_CSV };
+
+	for (size_t k = 0; k < ARRAY_SIZE(formats); k++) {
+		char *one = compare_text(FIXTURES "base.json", FIXTURES "same.json", formats[k]);
+		char *two = compare_text(FIXTURES "base.json", FIXTURES "same.json", formats[k]);
+		char *other = compare_text(FIXTURES "base.json", FIXTURES "shifted.json", formats[k]);
+
+		assert_string_equal(one, two);
+		/* The seed follows the bytes: other files, another seed. */
+		assert_string_not_equal(one, other);
+		free(one);
+		free(two);
+		free(other);
+	}
+	{
+		struct st_cmp_doc docs[2];
+
+		load(&docs[0], FIXTURES "base.json");
+		load(&docs[1], FIXTURES "same.json");
+		assert_true(st_compare_files_seed(docs, 2) != st_compare_files_seed(docs + 1, 1));
+		st_cmp_doc_free(&docs[0]);
+		st_cmp_doc_free(&docs[1]);
+	}
+}
+
+/* A figure's interval comes from its own stream: dropping the figures before it changes nothing. */
+static void test_stream_keyed_by_name(void **state)
+{
+	struct st_cmp_doc docs[2];
+	struct st_compare c;
+	struct st_ratio last;
+	const char *name = "layers[user].teardown_us";
+	int found = 0;
+
+	run(docs, &c, FIXTURES "base.json", FIXTURES "shifted.json", 10);
+	for (size_t i = 0; i < c.nrows; i++)
+		if (strcmp(c.rows[i].fa->name, name) == 0) {
+			last = c.rows[i].r;
+			found = 1;
+		}
+	assert_true(found);
+	st_compare_free(&c);
+	/* Only that figure left in A: it is now the first row. */
+	for (size_t i = 0; i < docs[0].nfig; i++)
+		if (strcmp(docs[0].fig[i].name, name) == 0) {
+			struct st_cmp_figure t = docs[0].fig[0];
+
+			docs[0].fig[0] = docs[0].fig[i];
+			docs[0].fig[i] = t;
+		}
+	{
+		size_t keep = docs[0].nfig;
+		struct st_error err = { 0 };
+
+		docs[0].nfig = 1;
+		assert_int_equal(st_compare_run(&c, &err), 0);
+		assert_int_equal(c.nrows, 1);
+		assert_memory_equal(&c.rows[0].r, &last, sizeof(last));
+		docs[0].nfig = keep;
+	}
+	done(docs, &c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -368,6 +498,9 @@ int main(void)
 		cmocka_unit_test(test_fixtures_shifted_and_same),
 		cmocka_unit_test(test_higher_is_better),
 		cmocka_unit_test(test_kinds_must_match),
+		cmocka_unit_test(test_drain_never_gates),
+		cmocka_unit_test(test_same_files_same_output),
+		cmocka_unit_test(test_stream_keyed_by_name),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

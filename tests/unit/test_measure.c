@@ -11,6 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "sandboxtime/deferred.h"
 #include "sandboxtime/measure.h"
 #include "sandboxtime/report_layers.h"
 
@@ -192,6 +193,32 @@ static void test_run_sets_layout(void **state)
 	st_measurement_free(&m);
 }
 
+/* The deferred probe order: a permutation, user always last, and not the same for every sample. */
+static void test_deferred_probe_order(void **state)
+{
+	unsigned int firsts = 0;
+	int prev[ST_DEFERRED_NPROBE] = { 0 }, differs = 0;
+
+	for (uint64_t seed = 0; seed < 200; seed++) {
+		int order[ST_DEFERRED_NPROBE];
+		unsigned int seen = 0;
+
+		st_deferred_probe_order(seed, order);
+		for (int i = 0; i < ST_DEFERRED_NPROBE; i++) {
+			assert_true(order[i] >= 0 && order[i] < ST_LAYER_COUNT);
+			seen |= ST_LAYER_BIT(order[i]);
+		}
+		assert_int_equal(seen, ST_LAYER_BIT(ST_LAYER_COUNT) - 1);
+		assert_int_equal(order[ST_DEFERRED_NPROBE - 1], ST_LAYER_USER);
+		firsts |= ST_LAYER_BIT(order[0]);
+		differs |= seed && memcmp(prev, order, sizeof(order)) != 0;
+		memcpy(prev, order, sizeof(order));
+	}
+	/* In 200 samples every type but user came first at least once (7 types: by chance 7 * (6/7)^200 ~ 0). */
+	assert_int_equal(firsts, (ST_LAYER_BIT(ST_LAYER_COUNT) - 1) & ~ST_LAYER_BIT(ST_LAYER_USER));
+	assert_true(differs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -202,6 +229,7 @@ int main(void)
 		cmocka_unit_test(test_cycle_plain),
 		cmocka_unit_test(test_run_base_only),
 		cmocka_unit_test(test_run_sets_layout),
+		cmocka_unit_test(test_deferred_probe_order),
 	};
 
 	return cmocka_run_group_tests_name("measure", tests, NULL, NULL);

@@ -15,6 +15,7 @@
 #include "sandboxtime/histogram.h"
 #include "sandboxtime/cli_parse.h"
 #include "sandboxtime/netbench.h"
+#include "sandboxtime/report_netbench.h"
 
 /* |got - want| within @tol. */
 #define assert_within(got, want, tol) \
@@ -134,6 +135,11 @@ static void test_path_sums_and_ratios(void **state)
 	assert_within(paths[ST_NB_HOST].server_cpu_s / paths[ST_NB_HOST].stream_gb, 1.0, 1e-9);
 	assert_within(paths[ST_NB_HOST].client_cpu_s / paths[ST_NB_HOST].stream_gb, 0.5, 1e-9);
 	assert_within(st_nb_median_gbps(&paths[ST_NB_HOST]), 40, 1e-9);
+	/* Each run keeps its own p50 and p99: 10 us within the histogram's 1.6% buckets. */
+	assert_int_equal(paths[ST_NB_HOST].p50_us.n, 3);
+	assert_int_equal(paths[ST_NB_HOST].p99_us.n, 3);
+	assert_within(paths[ST_NB_HOST].p50_us.v[2], 10, 0.2);
+	assert_within(paths[ST_NB_VETH].p99_us.v[0], 15, 0.3);
 	st_nb_ratios_compute(paths, &r);
 	assert_within(r.throughput_host_over_veth, 2.0, 1e-9);
 	assert_within(r.throughput_host_over_bridge, 4.0, 1e-9);
@@ -146,6 +152,55 @@ static void test_path_sums_and_ratios(void **state)
 	st_nb_ratios_compute(paths, &r);
 	assert_true(isnan(r.throughput_host_over_bridge));
 	assert_true(isnan(r.latency_bridge_over_host));
+}
+
+/* Six runs a path: every measured ratio gets an interval that holds it; three runs: none. */
+static void test_ratio_intervals(void **state)
+{
+	static struct st_nb_path_result paths[ST_NB_PATH_COUNT];
+	static const double host[] = { 38, 42, 40, 39, 41, 40 }, veth[] = { 19, 21, 20, 20, 22, 18 };
+	struct st_nb_config cfg = { .duration_s = 1, .repeat = 6, .rr = 1, .seed = 5 };
+	struct st_host hostfacts = { .pinned_cpu = -1 };
+	struct st_output out = { .cpu = -1 };
+	struct st_nb_report r = { .out = &out, .cfg = &cfg, .host = &hostfacts, .paths = paths,
+				  .path_mask = (1u << ST_NB_HOST) | (1u << ST_NB_VETH),
+				  .server_cpu = -1, .client_cpu = -1 };
+	json_t *doc, *iv;
+
+	memset(paths, 0, sizeof(paths));
+	for (int k = 0; k < 6; k++) {
+		add(&paths[ST_NB_HOST], host[k], 10000 + 100 * (uint64_t)k);
+		add(&paths[ST_NB_VETH], veth[k], 15000 + 100 * (uint64_t)k);
+	}
+	st_nb_ratios_compute(paths, &r.ratios);
+	doc = st_nb_report_json(&r);
+	iv = json_object_get(json_object_get(doc, "ratio_intervals"), "throughput_host_over_veth");
+	assert_true(json_is_object(iv));
+	/* Medians 40 and 20: the ratio 2 lies inside. */
+	assert_true(json_real_value(json_object_get(iv, "ci_low")) <= 2.0);
+	assert_true(json_real_value(json_object_get(iv, "ci_high")) >= 2.0);
+	assert_true(json_real_value(json_object_get(iv, "ci_low")) > 1.0);
+	iv = json_object_get(json_object_get(doc, "ratio_intervals"), "latency_veth_over_host");
+	assert_true(json_is_object(iv));
+	assert_true(json_real_value(json_object_get(iv, "ci_low")) > 1.0);
+	/* No bridge measured: no ratio, no interval. */
+	assert_true(json_is_null(json_object_get(json_object_get(doc, "ratio_intervals"),
+						 "throughput_host_over_bridge")));
+	json_decref(doc);
+	for (int i = 0; i < ST_NB_PATH_COUNT; i++)
+		st_nb_path_result_free(&paths[i]);
+	/* Three runs a side: too few for 95%. */
+	for (int k = 0; k < 3; k++) {
+		add(&paths[ST_NB_HOST], host[k], 10000);
+		add(&paths[ST_NB_VETH], veth[k], 15000);
+	}
+	st_nb_ratios_compute(paths, &r.ratios);
+	doc = st_nb_report_json(&r);
+	assert_true(json_is_null(json_object_get(json_object_get(doc, "ratio_intervals"),
+						 "throughput_host_over_veth")));
+	json_decref(doc);
+	for (int i = 0; i < ST_NB_PATH_COUNT; i++)
+		st_nb_path_result_free(&paths[i]);
 }
 
 /* Each connection and the UDP counts add up over runs; a stream's Gbit/s is bytes over time. */
@@ -261,6 +316,7 @@ int main(void)
 		cmocka_unit_test(test_bimodal_and_merge),
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_path_sums_and_ratios),
+		cmocka_unit_test(test_ratio_intervals),
 		cmocka_unit_test(test_warmup),
 		cmocka_unit_test(test_streams_and_udp_sums),
 		cmocka_unit_test(test_same_cpu_share),

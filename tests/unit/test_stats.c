@@ -226,13 +226,40 @@ static void test_rng_below_bounds(void **state)
 }
 
 /* Fixture rounds: a reference with drift and noise, x = ref + 10 + other noise. */
-static void shifted(double *x, double *ref, size_t n, double shift)
+/*
+ * The expected values below were computed outside this code, with Python:
+ * sorted(d), statistics.median(d), and the coverage
+ * 1 - 2 * sum(math.comb(n, j) for j in range(k)) / 2**n.
+ */
+static void test_median_interval_ranks(void **state)
 {
-	uint64_t rng = 99;
+	static const struct {
+		size_t n, rank;
+		double coverage;
+	} want[] = {
+		{ 1, 0, 0 },		{ 5, 0, 0 },
+		{ 6, 1, 0.96875 },	{ 9, 2, 0.9609375 },
+		{ 10, 2, 0.978515625 }, { 20, 6, 0.9586105346679688 },
+		{ 100, 40, 0.9647997997822952 }, { 1000, 469, 0.9537088026395019 },
+	};
 
+	for (size_t i = 0; i < ARRAY_SIZE(want); i++) {
+		double cov;
+
+		assert_int_equal(st_median_interval_rank(want[i].n, &cov), want[i].rank);
+		assert_true(fabs(cov - want[i].coverage) < 1e-9);
+	}
+	assert_int_equal(st_median_interval_min_n(), 6);
+}
+
+/* Twenty rounds whose differences are 10 +- 3: the known shift is 10. */
+static const double shift20[] = { 8, 12, 9, 11, 10, 10, 7, 13, 9, 11, 10, 8, 12, 10, 9, 11, 10, 10, 12, 8 };
+
+static void paired_from(const double *d, size_t n, double *x, double *ref)
+{
 	for (size_t r = 0; r < n; r++) {
-		ref[r] = 100 + (double)r + (double)st_rng_below(&rng, 7);
-		x[r] = ref[r] + shift + (double)st_rng_below(&rng, 5) - 2.0;
+		ref[r] = 100 + 3.0 * (double)r;
+		x[r] = ref[r] + d[r];
 	}
 }
 
@@ -241,13 +268,51 @@ static void test_paired_known_shift(void **state)
 	double x[20], ref[20];
 	struct st_increment inc;
 
-	shifted(x, ref, 20, 10);
-	assert_int_equal(st_paired_increment(x, ref, 20, 1234, &inc), 0);
+	paired_from(shift20, 20, x, ref);
+	assert_int_equal(st_paired_increment(x, ref, 20, &inc), 0);
 	assert_int_equal(inc.n, 20);
+	assert_true(inc.has_interval);
+	/* sorted: 7 8 8 8 9 [9] 9 10 ... 11 11 [11] 12 ...: ranks 6 and 15 */
+	assert_near(inc.median, 10);
+	assert_near(inc.ci_low, 9);
+	assert_near(inc.ci_high, 11);
+	assert_true(fabs(inc.coverage - 0.9586105346679688) < 1e-9);
 	assert_true(inc.ci_low <= 10 && 10 <= inc.ci_high);
-	assert_true(inc.ci_low > 0);
 	assert_true(inc.significant);
-	assert_true(inc.ci_low <= inc.median && inc.median <= inc.ci_high);
+}
+
+static void test_paired_small_n_no_verdict(void **state)
+{
+	/* Three rounds all +20 or more: a bootstrap called this significant. */
+	const double d[] = { 20, 25, 30 };
+	double x[3], ref[3];
+	struct st_increment inc;
+	char why[64];
+
+	paired_from(d, 3, x, ref);
+	assert_int_equal(st_paired_increment(x, ref, 3, &inc), 0);
+	assert_int_equal(inc.n, 3);
+	assert_near(inc.median, 25);
+	assert_false(inc.has_interval);
+	assert_false(inc.significant);
+	st_increment_why(&inc, why, sizeof(why));
+	assert_string_equal(why, "n=3: 95% needs n >= 6");
+	/* One round: [d, d] before; now nothing. */
+	assert_int_equal(st_paired_increment(x, ref, 1, &inc), 0);
+	assert_false(inc.has_interval);
+	assert_false(inc.significant);
+	/* Six rounds of one sign: the interval [min, max] at 96.9% excludes 0. */
+	{
+		const double d6[] = { 3, 1, 4, 1, 5, 9 };
+		double x6[6], ref6[6];
+
+		paired_from(d6, 6, x6, ref6);
+		assert_int_equal(st_paired_increment(x6, ref6, 6, &inc), 0);
+		assert_true(inc.has_interval);
+		assert_near(inc.ci_low, 1);
+		assert_near(inc.ci_high, 9);
+		assert_true(inc.significant);
+	}
 }
 
 static void test_paired_identical(void **state)
@@ -255,27 +320,25 @@ static void test_paired_identical(void **state)
 	double x[20], ref[20];
 	struct st_increment inc;
 
-	shifted(x, ref, 20, 10);
-	assert_int_equal(st_paired_increment(ref, ref, 20, 1234, &inc), 0);
+	paired_from(shift20, 20, x, ref);
+	assert_int_equal(st_paired_increment(ref, ref, 20, &inc), 0);
 	assert_near(inc.median, 0);
+	assert_true(inc.has_interval);
 	assert_true(inc.ci_low <= 0 && 0 <= inc.ci_high);
 	assert_false(inc.significant);
 }
 
 static void test_paired_noise_contains_zero(void **state)
 {
-	/* Differences of +-5 around 0: no increment to speak of. */
+	/* Differences of +-5 around 0: sorted -5 [-4] -3 ... 3 [4] 5, ranks 2 and 9. */
 	const double x[] = { 105, 95, 103, 97, 101, 99, 104, 96, 100, 102 };
 	const double ref[] = { 100, 100, 100, 100, 100, 100, 100, 100, 100, 100 };
-	struct st_increment a, b;
+	struct st_increment a;
 
-	assert_int_equal(st_paired_increment(x, ref, 10, 5, &a), 0);
-	assert_true(a.ci_low < 0 && a.ci_high > 0);
+	assert_int_equal(st_paired_increment(x, ref, 10, &a), 0);
+	assert_near(a.ci_low, -4);
+	assert_near(a.ci_high, 4);
 	assert_false(a.significant);
-	/* Seeded: the same seed gives the same interval. */
-	assert_int_equal(st_paired_increment(x, ref, 10, 5, &b), 0);
-	assert_near(a.ci_low, b.ci_low);
-	assert_near(a.ci_high, b.ci_high);
 }
 
 static void test_p95_meaningful(void **state)
@@ -301,7 +364,9 @@ int main(void)
 		cmocka_unit_test(test_permutation),
 		cmocka_unit_test(test_permutation_varies),
 		cmocka_unit_test(test_rng_below_bounds),
+		cmocka_unit_test(test_median_interval_ranks),
 		cmocka_unit_test(test_paired_known_shift),
+		cmocka_unit_test(test_paired_small_n_no_verdict),
 		cmocka_unit_test(test_paired_identical),
 		cmocka_unit_test(test_paired_noise_contains_zero),
 		cmocka_unit_test(test_p95_meaningful),
