@@ -75,7 +75,7 @@ if [ "${1:-}" != --inside ]; then
 		echo "commit=$(git -C "$HERE/.." rev-parse --short HEAD 2>/dev/null || echo unknown)"
 		echo "iperf3=$(iperf3 --version | head -1)"
 		echo "sockperf=$(sockperf --version 2>&1 | head -1)"
-		echo "sandboxtime=$("$BIN" --version)"
+		echo "sandboxtime=$("$BIN" --version | head -1)"
 	} >"$OUT/facts.txt"
 	# The private namespaces die with this process and its children.
 	unshare --user --map-root-user --net --mount --fork bash "$0" --inside "$BIN" "$OUT"

@@ -163,7 +163,7 @@ BWRAP_ROOT="bwrap --unshare-all --ro-bind /usr /usr --symlink usr/bin /bin --sym
 	echo "hz=$( (zcat /proc/config.gz 2>/dev/null || true) | sed -n 's/^CONFIG_HZ=//p')"
 	echo "loadavg=$(cut -d' ' -f1-3 /proc/loadavg)"
 	echo "user=$(id -un) (uid $(id -u))"
-	echo "sandboxtime=$("$ST" --version)"
+	echo "sandboxtime=$("$ST" --version | head -1)"
 	echo "bin_sha256=$(sha256sum "$BIN" | cut -c1-16)"
 	echo "git=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo none)"
 	echo "git_dirty_src=$(git -C "$ROOT" status --porcelain -- src include Makefile 2>/dev/null | wc -l)"

@@ -6,7 +6,7 @@ source "$(dirname "$0")/../lib.sh" "$1"
 
 plan 28
 
-VERSION=$("$ST_BIN" --version | awk '{ print $NF }')
+VERSION=$("$ST_BIN" --version | awk 'NR == 1 { print $NF }')
 CHECK=$ST_PYDIR/report_check.py
 
 check() { "$ST_PY" "$CHECK" "$@"; }
