@@ -93,7 +93,7 @@ CROSS_CC_AARCH64 ?= aarch64-linux-gnu-gcc
 PROBE_AARCH64 := $(BUILD)/sandboxtime-probe-aarch64
 PROBES := $(BUILD)/sandboxtime-probe $(BUILD)/probe-aarch64.stamp
 
-.PHONY: all deps demo check unit integration install uninstall clean bench
+.PHONY: all deps demo check check-full unit integration install uninstall clean bench
 all: $(BIN) $(PROBES)
 
 $(BUILD)/sandboxtime-probe: $(PROBE_SRC) Makefile
@@ -214,18 +214,24 @@ demo:
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)sh tests/demo.sh $(BIN)
 
-# `make check` runs the whole suite on the normal build and then again on a
-# build with CHECK_SANITIZE (ASan+UBSan, LeakSanitizer on; empty: skip it),
-# with one summary line over both. `make check SANITIZE=...` runs the suite
-# on that sanitized build alone.
+# `make check` builds both builds in parallel and runs the whole suite on
+# the normal build, then, on a build with CHECK_SANITIZE (ASan+UBSan,
+# LeakSanitizer on; empty: skip it), the unit tests and the suites that parse
+# input, handle errors or write reports (CHECK_SANITIZE_SUITES): the rest
+# (benches, soak, random signals, the engines, the build-independent lint,
+# layout, help_man and build) once. One summary line over all of it.
+# `make check-full` runs every suite on both builds, for a nightly run or a
+# release. `make check SANITIZE=...` runs the suite on that sanitized build alone.
 CHECK_SANITIZE ?= address,undefined
-check:
+CHECK_SANITIZE_SUITES ?= bad_input,exit_codes,config,oci_bundle,rootfs,compare,report_json,render,faults,security,runtime,layers_prom,orphans,degrade,cgroup,sandbox_inside,signals_and_leaks
+CHECK_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+check check-full:
 	$(Q)sh .ci/install-deps test
-	$(Q)$(MAKE) --no-print-directory all unit-bins fault-bin
+	$(Q)$(MAKE) --no-print-directory -j$(CHECK_JOBS) all unit-bins fault-bin
 ifeq ($(SANITIZE)-$(if $(CHECK_SANITIZE),y),-y)
-	$(Q)$(MAKE) --no-print-directory BUILD=$(call san_build,$(CHECK_SANITIZE)) \
+	$(Q)$(MAKE) --no-print-directory -j$(CHECK_JOBS) BUILD=$(call san_build,$(CHECK_SANITIZE)) \
 		SANITIZE=$(CHECK_SANITIZE) all unit-bins fault-bin
-	$(Q)bash tests/run.sh $(BUILD) $(call san_build,$(CHECK_SANITIZE))
+	$(Q)bash tests/run.sh $(BUILD) $(call san_build,$(CHECK_SANITIZE))$(if $(filter check,$@),:$(CHECK_SANITIZE_SUITES))
 else
 	$(Q)bash tests/run.sh $(BUILD)
 endif

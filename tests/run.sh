@@ -23,10 +23,31 @@ failures=()
 label=
 san_logs=
 
-# wanted NAME: true when ST_SUITES is empty or names NAME.
+# wanted NAME [LIST]: true when ST_SUITES is empty or names NAME, and LIST
+# (a build's own selection, "BUILD:SUITE,SUITE") is empty or names it too.
 wanted() {
+	if [ -n "${2:-}" ]; then
+		case ",$2," in *",$1,"*) ;; *) return 1 ;; esac
+	fi
 	[ -z "${ST_SUITES:-}" ] && return 0
 	case " ${ST_SUITES//,/ } " in *" $1 "*) return 0 ;; esac
+	return 1
+}
+
+# Every suite has a time limit, so that a hang fails its suite instead of the
+# whole run: ST_SUITE_TIMEOUT seconds (default 900), then SIGTERM, then SIGKILL.
+SUITE_TIMEOUT=${ST_SUITE_TIMEOUT:-900}
+times=()
+
+# Skips that are allowed under CI=true (tests/skip-allow: SUITE<TAB>TEXT, each
+# with its reason): any other skip fails the run there, so that a suite can
+# not go quiet on a machine that lacks what it needs.
+allowed_skip() {
+	local suite=$1 line=$2 pat
+	while IFS=$'\t' read -r pat text _; do
+		[ -z "$pat" ] || [ "${pat#\#}" != "$pat" ] && continue
+		[[ "$suite" == $pat ]] && [[ "$line" == *"$text"* ]] && return 0
+	done <"$top/tests/skip-allow"
 	return 1
 }
 
@@ -35,10 +56,21 @@ run_suite() {
 	local out rc plan ok notok skip nskip
 	local report san=0
 	name=$label$name
+	local t0=$SECONDS line
 	[ -z "$san_logs" ] || rm -f "$san_logs"/*
-	out=$("$@" 2>&1)
+	out=$(timeout -k 10 "$SUITE_TIMEOUT" "$@" 2>&1)
 	rc=$?
+	[ "$rc" -ne 124 ] || out="$out
+not ok - the suite ran past its time limit of $SUITE_TIMEOUT s (ST_SUITE_TIMEOUT)"
 	printf '%s\n' "$out" | sed "s|^|[$name] |"
+	times+=("$((SECONDS - t0)) s $name")
+	if [ "${CI:-}" = true ]; then
+		while IFS= read -r line; do
+			allowed_skip "${name#*/}" "$line" && continue
+			failed=$((failed + 1))
+			failures+=("$name: a skip not in tests/skip-allow (CI=true): $line")
+		done < <(printf '%s\n' "$out" | grep -E '^(not )?ok [0-9]+.*# ?(SKIP|skip)')
+	fi
 	if [ -n "$san_logs" ] && [ -n "$(ls -A "$san_logs")" ]; then
 		for report in "$san_logs"/*; do
 			sed "s|^|[$name] $(basename "$report"): |" "$report"
@@ -90,22 +122,28 @@ sanitize_env() {
 
 # label: the build directory in front of each suite name, once there are several.
 for arg in "$@"; do
-	build=${arg%:unit}
+	# BUILD (everything), BUILD:unit (its unit tests) or BUILD:SUITE,SUITE (the units and those suites).
+	build=${arg%%:*}
+	select=
+	[ "$arg" = "$build" ] || select=${arg#*:}
 	[ $# -gt 1 ] && label="$build/"
 	sanitize_env "$build"
 	for t in "$top/$build"/tests/test_*; do
-		[ -x "$t" ] && wanted "$(basename "$t")" || continue
+		[ -x "$t" ] && [ "${t%.d}" = "$t" ] && wanted "$(basename "$t")" || continue
 		run_suite "unit/$(basename "$t")" env CMOCKA_MESSAGE_OUTPUT=TAP "$t"
 	done
-	if [ "$arg" = "$build" ]; then
+	if [ "$select" != unit ]; then
 		for t in "$top"/tests/integration/*.sh; do
-			[ -f "$t" ] && wanted "$(basename "$t" .sh)" || continue
+			[ -f "$t" ] && wanted "$(basename "$t" .sh)" "$select" || continue
 			run_suite "integration/$(basename "$t" .sh)" bash "$t" "$top/$build/sandboxtime"
 		done
 	fi
 	[ -z "$san_logs" ] || rm -rf "$san_logs"
 done
 
+echo
+echo "Time per suite, longest first:"
+printf '%s\n' "${times[@]+"${times[@]}"}" | sort -rn | head -n 25 | sed 's/^/  /'
 echo
 for f in "${failures[@]+"${failures[@]}"}"; do
 	echo "FAILED $f"
