@@ -28,8 +28,9 @@ struct st_rt_global {
 	int log_json;       /* --log-format=json */
 	int debug;          /* --debug */
 	int systemd_cgroup; /* --systemd-cgroup: refused */
-	const char *report; /* --report=FILE: one JSON line per create, start, delete, run */
+	const char *report; /* --report=FILE (or runtime.conf's report): a JSON line per create, start, delete, run */
 	char root_buf[512];
+	char report_buf[512];
 };
 
 /* Whether argv is runc's command line (global flags, then a runtime command). */

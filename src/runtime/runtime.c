@@ -497,6 +497,43 @@ static const struct {
 	{ "features", cmd_features }, { "report", st_rt_cmd_report },
 };
 
+/*
+ * The runtime's own config file, for what an engine cannot pass on every
+ * call: podman deletes a --rm container from a cleanup process that does
+ * not get --runtime-flag, and containerd's shim passes no extra flag at
+ * all. /etc/sandboxtime/runtime.conf as root, else
+ * $XDG_CONFIG_HOME/sandboxtime/runtime.conf (~/.config): "report = FILE"
+ * lines ("#" comments); --report on the command line wins.
+ */
+static void read_config(struct st_rt_global *g)
+{
+	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+	char path[512], line[512];
+	FILE *f;
+
+	if (st_rt_host_root())
+		snprintf(path, sizeof(path), "/etc/sandboxtime/runtime.conf");
+	else if (xdg && xdg[0] == '/')
+		snprintf(path, sizeof(path), "%s/sandboxtime/runtime.conf", xdg);
+	else if (home && home[0] == '/')
+		snprintf(path, sizeof(path), "%s/.config/sandboxtime/runtime.conf", home);
+	else
+		return;
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char value[sizeof(line)];
+
+		if (sscanf(line, " report = %511[^\n#]", value) == 1) {
+			value[strcspn(value, " \t")] = '\0';
+			snprintf(g->report_buf, sizeof(g->report_buf), "%s", value);
+			g->report = g->report_buf;
+		}
+	}
+	fclose(f);
+}
+
 /* The global flags: runc's (--root, --log, --log-format, --debug, --systemd-cgroup), and --report. */
 static int global_flags(struct st_rt_global *g, int argc, char **argv, int *next, struct st_error *err)
 {
@@ -522,6 +559,8 @@ static int global_flags(struct st_rt_global *g, int argc, char **argv, int *next
 	if (strcmp(log_format, "text") && strcmp(log_format, "json"))
 		return st_error_usage(err, "--log-format: '%s' (text or json)", log_format);
 	g->log_json = strcmp(log_format, "json") == 0;
+	if (!g->report)
+		read_config(g);
 	if (g->systemd_cgroup)
 		return st_error_usage(err, "--systemd-cgroup: sandboxtime manages cgroups itself (cgroupfs): "
 				      "configure the engine with cgroup_manager = \"cgroupfs\" (podman) or SystemdCgroup = false (containerd)");

@@ -12,7 +12,7 @@ source "$(dirname "$0")/../lib.sh" "$1"
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 BUSYBOX=/bin/busybox
-PLAN=22
+PLAN=23
 plan $PLAN
 if [ ! -x "$BUSYBOX" ] || ! is_root; then
 	for _ in $(seq $PLAN); do skip "runtime" "needs root and $BUSYBOX (Debian's busybox-static: sh .ci/install-deps test)"; done
@@ -312,6 +312,22 @@ t_cgroup() {
 	nothing_left root "$id"
 }
 
+# runtime.conf's report: the lines of an engine that passes no --report (a rootless user's config).
+t_config_report() {
+	local b conf rep
+	b=$(bundle nobody 'true') || return 1
+	conf=$(st_scratch) && rep=$conf/rep.jsonl || return 1
+	mkdir -p "$conf/sandboxtime" && printf '# the runtime report\nreport = %s\n' "$rep" >"$conf/sandboxtime/runtime.conf" &&
+		chmod -R a+rX "$conf" || return 1
+	as_nobody env XDG_CONFIG_HOME="$conf" "$ST_NOBODY_BIN" --root "$RT_ROOT/nobody" run --bundle "$b" conf-report \
+		</dev/null >/dev/null 2>&1 || { echo "run failed"; return 1; }
+	[ "$(grep -c '"op": *"run"' "$rep")" -eq 1 ] || { echo "report:"; cat "$rep" 2>&1; return 1; }
+	# --report on the command line wins.
+	as_nobody env XDG_CONFIG_HOME="$conf" "$ST_NOBODY_BIN" --root "$RT_ROOT/nobody" --report="$conf/other.jsonl" \
+		run --bundle "$b" conf-report2 </dev/null >/dev/null 2>&1 || return 1
+	[ "$(grep -c . "$rep")" -eq 1 ] && [ -s "$conf/other.jsonl" ]
+}
+
 t_systemd_cgroup() {
 	rt root --systemd-cgroup state x
 	rt_fails 1 "systemd-cgroup: sandboxtime manages cgroups itself"
@@ -330,6 +346,7 @@ ok "process.terminal: the pty's master through --console-socket, a tty of the co
 ok "--log --log-format=json: the error as a JSON line an engine reads" t_log_json
 ok "features: runc 1.1's document, with namespaces, capabilities, seccomp and hooks" t_features
 ok "--systemd-cgroup: refused in one line that says what to configure" t_systemd_cgroup
+ok "runtime.conf's report = FILE, for engines that pass no flag; --report wins [nobody]" t_config_report
 ok "resources without cgroupsPath: a cgroup /ID holds the container, cleanup leaves it, delete removes it [root]" t_cgroup
 ok "report: per-step medians (as Python's statistics), the median's 95% interval, none below n = 6, --textfile in seconds" t_summary
 ok "no container is left in the suite's roots" eval '[ -z "$(find "$RT_ROOT" -mindepth 2)" ] || { find "$RT_ROOT"; false; }'
