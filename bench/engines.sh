@@ -40,7 +40,9 @@ f=/sys/fs/cgroup/unified/cgroup.controllers
 if [ -n "$(cat "$f" 2>/dev/null)" ]; then : >"$TMP/empty"; mount --bind "$TMP/empty" "$f"; fi
 IMAGE=localhost/st-busybox:1
 PM="podman --root $TMP/pm/root --runroot $TMP/pm/run --tmpdir $TMP/pm/tmp --cgroup-manager=cgroupfs --events-backend=file"
-LIM="--ulimit nofile=1024:1024 --ulimit nproc=1000:1000"
+# Containers under a cgroup parent of the bench's own (not the shared libpod_parent), removed at the end.
+CG=/st-engines-bench-$$
+LIM="--ulimit nofile=1024:1024 --ulimit nproc=1000:1000 --cgroup-parent=$CG"
 $PM import "$TMP/bb.tar" $IMAGE >/dev/null 2>&1
 rt() { case $1 in sandboxtime) echo "--runtime=$TMP/sandboxtime" ;; *) echo "--runtime=$(command -v "$1")" ;; esac; }
 bin() { case $1 in sandboxtime) echo "$TMP/sandboxtime" ;; *) command -v "$1" ;; esac; }
@@ -61,7 +63,7 @@ containerd --config "$TMP/ctd/config.toml" >"$TMP/ctd/log" 2>&1 &
 ctd=$!
 for i in $(seq 100); do [ -S "$TMP/ctd/ctd.sock" ] && break; sleep 0.1; done
 $PM save --format oci-archive -o "$TMP/ctd/bb.tar" $IMAGE >/dev/null 2>&1
-C="ctr --address $TMP/ctd/ctd.sock"
+C="ctr --address $TMP/ctd/ctd.sock --namespace st-engines-bench-$$"
 $C images import "$TMP/ctd/bb.tar" >/dev/null 2>&1
 check() { # NAME RUNTIME: 0 if the engine command did what runc does
 	local r=$2 out cid
@@ -108,6 +110,10 @@ for pin in unpinned pinned; do
 	done
 done
 $PM rm -af -t 0 >/dev/null 2>&1
+for m in $(awk -F' - ' '$2 ~ /^cgroup2? / { split($1, f, " "); print f[5] }' /proc/self/mountinfo); do
+	[ -d "$m$CG" ] && find "$m$CG" -depth -type d -exec rmdir {} + 2>/dev/null
+done
+rm -rf /run/containerd/runc/st-engines-bench-$$
 EOF2
 unshare --mount --propagation private bash "$TMP/inner.sh" "$TMP" "$OUT" "$ROUNDS" "$RUNS"
 {
