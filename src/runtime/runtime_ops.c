@@ -62,9 +62,17 @@ static size_t pidns_pids(pid_t pid, pid_t *pids, size_t max)
 
 	snprintf(path, sizeof(path), "/proc/%d/ns/pid", pid);
 	len = readlink(path, want, sizeof(want) - 1);
-	if (len <= 0 || !(d = opendir("/proc")))
+	if (len <= 0)
 		return 0;
 	want[len] = '\0';
+	/*
+	 * A container without a pid namespace of its own shares ours: its
+	 * other processes cannot be told from the host's, so none is listed
+	 * (kill --all then signals its own process alone, never the host).
+	 */
+	len = readlink("/proc/self/ns/pid", got, sizeof(got) - 1);
+	if (len <= 0 || (got[len] = '\0', strcmp(got, want) == 0) || !(d = opendir("/proc")))
+		return 0;
 	while (n < max && (de = readdir(d))) {
 		int p = atoi(de->d_name);
 

@@ -12,7 +12,7 @@ source "$(dirname "$0")/../lib.sh" "$1"
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 BUSYBOX=/bin/busybox
-PLAN=23
+PLAN=24
 plan $PLAN
 if [ ! -x "$BUSYBOX" ] || ! is_root; then
 	for _ in $(seq $PLAN); do skip "runtime" "needs root and $BUSYBOX (Debian's busybox-static: sh .ci/install-deps test)"; done
@@ -312,6 +312,21 @@ t_cgroup() {
 	nothing_left root "$id"
 }
 
+# Without a pid namespace (and a cgroup) the container's other processes cannot be told
+# from the host's: kill --all and delete --force end its own process, never the host's.
+t_no_pidns() {
+	local b id=no-pidns sentinel
+	b=$(bundle root 'exec sleep 30' 'c["linux"]["namespaces"] = [n for n in c["linux"]["namespaces"] if n["type"] != "pid"]') || return 1
+	sleep 60 &
+	sentinel=$!
+	rt root run --detach --bundle "$b" "$id" && rt_ok || { kill "$sentinel"; return 1; }
+	rt root kill --all "$id" KILL && rt_ok || { kill "$sentinel"; rt root delete -f "$id"; return 1; }
+	rt root delete --force "$id" && rt_ok || { kill "$sentinel"; return 1; }
+	kill -0 "$sentinel" 2>/dev/null || { echo "kill --all reached the host's sleep $sentinel"; return 1; }
+	kill "$sentinel"; wait "$sentinel" 2>/dev/null
+	nothing_left root "$id"
+}
+
 # runtime.conf's report: the lines of an engine that passes no --report (a rootless user's config).
 t_config_report() {
 	local b conf rep
@@ -346,6 +361,7 @@ ok "process.terminal: the pty's master through --console-socket, a tty of the co
 ok "--log --log-format=json: the error as a JSON line an engine reads" t_log_json
 ok "features: runc 1.1's document, with namespaces, capabilities, seccomp and hooks" t_features
 ok "--systemd-cgroup: refused in one line that says what to configure" t_systemd_cgroup
+ok "no pid namespace: kill --all and delete --force end the container's process, not the host's [root]" t_no_pidns
 ok "runtime.conf's report = FILE, for engines that pass no flag; --report wins [nobody]" t_config_report
 ok "resources without cgroupsPath: a cgroup /ID holds the container, cleanup leaves it, delete removes it [root]" t_cgroup
 ok "report: per-step medians (as Python's statistics), the median's 95% interval, none below n = 6, --textfile in seconds" t_summary
