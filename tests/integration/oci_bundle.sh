@@ -197,9 +197,11 @@ fi
 t_join() {
 	local mode=$1 holder dir want edit rc
 	dir=$(st_scratch)
-	unshare --uts --ipc --pid --fork sh -c "hostname held; echo \$\$ >$dir/pid; exec sleep 60" &
+	unshare --uts --ipc --pid --fork sh -c "hostname held; echo \$\$ >$dir/pid; exec sleep 60" >/dev/null 2>&1 &
 	for _ in $(seq 50); do [ -s "$dir/pid" ] && break; sleep 0.1; done
 	# The file says the holder is ready (it holds its pid inside, 1): its pid outside is the sleep's.
+	# It is its pid namespace's init, which ignores a SIGTERM from outside (pid_namespaces(7)):
+	# it is ended with SIGKILL, and its output goes nowhere, so that no pipe waits 60 s for it.
 	holder=$(pgrep -n -x sleep -P "$!" || true)
 	[ -n "$holder" ] || { echo "no holder"; kill "$!"; return 1; }
 	edit='del c["hostname"]
@@ -208,10 +210,10 @@ c["linux"]["namespaces"] += [{"type": t, "path": "/proc/HOLDER/ns/" + t} for t i
 	edit=${edit//HOLDER/$holder}
 	local fixture=$top/configs/oci/runc-spec.json
 	[ "$mode" = nobody ] && fixture=$top/configs/oci/runc-spec-rootless.json
-	config "join-$mode" "$fixture" "$mode" "$edit" || { kill "$holder"; return 1; }
+	config "join-$mode" "$fixture" "$mode" "$edit" || { kill -KILL "$holder"; return 1; }
 	if [ "$mode" = nobody ]; then
 		out=$(as_nobody "$ST_NOBODY_BIN" --repeat=0 -q --config="$BUNDLE/join-$mode.json" 2>&1); rc=$?
-		kill "$holder"
+		kill -KILL "$holder"
 		[ $rc -eq 125 ] || { echo "exit $rc: $out"; return 1; }
 		printf '%s\n' "$out" | head -1 | grep -q ".linux.namespaces: joining a uts namespace by its path needs root" || { echo "$out"; return 1; }
 		return 0
@@ -219,7 +221,7 @@ c["linux"]["namespaces"] += [{"type": t, "path": "/proc/HOLDER/ns/" + t} for t i
 	run_bundle root "$BUNDLE/join-$mode.json" "$dir/out"; rc=$?
 	want="hostname=held pid1=sleep"
 	for t in ipc uts; do want="$want ns_$t=$(readlink "/proc/$holder/ns/$t")"; done
-	kill "$holder"
+	kill -KILL "$holder"
 	[ $rc -eq 0 ] || return 1
 	# shellcheck disable=SC2086
 	"$ST_PY" -B "$ST_PYDIR/oci_bundle.py" check "$fixture" "$dir/out" $want || { cat "$dir/out"; return 1; }
