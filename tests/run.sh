@@ -1,27 +1,49 @@
 #!/usr/bin/env bash
-# Usage: tests/run.sh [BUILD[:unit]]...  (default: build)
+# Usage: tests/run.sh [BUILD[:unit|:SUITE,SUITE...]]...  (default: build)
 # Runs every suite against each build directory (":unit": its unit tests
-# only) and prints ONE summary line over all of them: "N passed, N failed,
-# N skipped". Each suite speaks TAP: the cmocka units
-# (CMOCKA_MESSAGE_OUTPUT=TAP) and the bash integration scripts (tests/lib.sh).
-# A suite that dies, or whose count does not match its plan, counts as a
-# failure, so a crash cannot pass.
+# only; ":SUITE,...": its unit tests and those integration suites) and prints
+# ONE summary line over all of them: "N passed, N failed, N skipped". Each
+# suite speaks TAP: the cmocka units (CMOCKA_MESSAGE_OUTPUT=TAP) and the bash
+# integration scripts (tests/lib.sh). A suite that dies, or whose count does
+# not match its plan, counts as a failure, so a crash cannot pass.
 #
 # ST_SUITES="test_cli netbench ..." (names without .sh, space or comma
 # separated) runs only those suites: for trying one change quickly; `make
 # check` and CI run every suite.
 #
+# ST_JOBS suites run at once (default 2: the machines CI runs on have two
+# cores). Each suite's output is printed as one block when it ends. Which
+# suites may share the machine is written below (ALONE, QUIET).
+#
 # A build made with SANITIZE= (its build-flags file says so) runs with the
 # sanitizers set to stop at the first report, with exit status 86, and to
-# write every report to a log directory as well: a report from any process,
-# even a child whose status no test looks at, fails its suite.
+# write every report to a log directory of the suite's own: a report from any
+# process, even a child whose status no test looks at, fails its suite.
 set -u
 [ $# -gt 0 ] || set -- build
 top=$(cd "$(dirname "$0")/.." && pwd)
 passed=0 failed=0 skipped=0
 failures=()
-label=
-san_logs=
+
+# Suites that look at the whole machine's links, network namespaces or
+# cgroups (a before/after comparison, or a scan for leftovers and orphans):
+# another suite's sandbox, made or freed meanwhile, would read as their own
+# leak or orphan. They run with nothing beside them but QUIET suites.
+ALONE=" faults net_steps cleanup netbench bench_churn bench_cgroup cgroup orphans orphans_cleanup orphans_watch signals_and_leaks "
+# Suites that make no namespace, link, cgroup or process outside their own
+# temporary files: they may run beside anything.
+QUIET=" lint layout help_man build compare "
+# The longest suites start first, so that two at a time end together
+# (seconds on an idle two-core machine, from tests/run.sh's own times).
+LONGEST_FIRST=" bench_where steal bench_all bench_launch netbench net render bench oci_bundle bench_cgroup security faults bench_churn signals_and_leaks engines bench_userns layers_prom "
+
+JOBS=${ST_JOBS:-2}
+# Every suite has a time limit, so that a hang fails its suite instead of the
+# whole run: ST_SUITE_TIMEOUT seconds (default 900), then SIGTERM, then SIGKILL.
+SUITE_TIMEOUT=${ST_SUITE_TIMEOUT:-900}
+times=()
+work=$(mktemp -d /tmp/sandboxtime-run.XXXXXX) || exit 1
+chmod 755 "$work"
 
 # wanted NAME [LIST]: true when ST_SUITES is empty or names NAME, and LIST
 # (a build's own selection, "BUILD:SUITE,SUITE") is empty or names it too.
@@ -33,11 +55,6 @@ wanted() {
 	case " ${ST_SUITES//,/ } " in *" $1 "*) return 0 ;; esac
 	return 1
 }
-
-# Every suite has a time limit, so that a hang fails its suite instead of the
-# whole run: ST_SUITE_TIMEOUT seconds (default 900), then SIGTERM, then SIGKILL.
-SUITE_TIMEOUT=${ST_SUITE_TIMEOUT:-900}
-times=()
 
 # Skips that are allowed under CI=true (tests/skip-allow: SUITE<TAB>TEXT, each
 # with its reason): any other skip fails the run there, so that a suite can
@@ -51,19 +68,78 @@ allowed_skip() {
 	return 1
 }
 
-run_suite() {
-	local name=$1; shift
-	local out rc plan ok notok skip nskip
-	local report san=0
-	name=$label$name
-	local t0=$SECONDS line
-	[ -z "$san_logs" ] || rm -f "$san_logs"/*
-	out=$(timeout -k 10 "$SUITE_TIMEOUT" "$@" 2>&1)
-	rc=$?
+# class SUITE: alone, quiet or shared (see ALONE and QUIET).
+class_of() {
+	case "$ALONE" in *" $1 "*) echo alone; return ;; esac
+	case "$QUIET" in *" $1 "*) echo quiet; return ;; esac
+	echo shared
+}
+
+# The queue: one "NAME<TAB>CLASS<TAB>BUILD<TAB>KIND<TAB>PATH" per suite.
+queue=()
+enqueue_build() {
+	local arg=$1 build select t label= name first=() rest=() units=()
+	build=${arg%%:*}
+	select=
+	[ "$arg" = "$build" ] || select=${arg#*:}
+	[ "$nbuilds" -gt 1 ] && label="$build/"
+	for t in "$top/$build"/tests/test_*; do
+		[ -x "$t" ] && [ "${t%.d}" = "$t" ] && wanted "$(basename "$t")" || continue
+		units+=("${label}unit/$(basename "$t")"$'\t'shared$'\t'"$build"$'\t'unit$'\t'"$t")
+	done
+	if [ "$select" != unit ]; then
+		for t in "$top"/tests/integration/*.sh; do
+			name=$(basename "$t" .sh)
+			[ -f "$t" ] && wanted "$name" "$select" || continue
+			entry="${label}integration/$name"$'\t'"$(class_of "$name")"$'\t'"$build"$'\t'integration$'\t'"$t"
+			case "$LONGEST_FIRST" in *" $name "*) first+=("$entry") ;; *) rest+=("$entry") ;; esac
+		done
+	fi
+	# The long ones in LONGEST_FIRST's order, then the rest, the units last.
+	local want e
+	for want in $LONGEST_FIRST; do
+		for e in "${first[@]+"${first[@]}"}"; do
+			[ "$(basename "$(cut -f5 <<<"$e")" .sh)" = "$want" ] && queue+=("$e")
+		done
+	done
+	queue+=("${rest[@]+"${rest[@]}"}" "${units[@]+"${units[@]}"}")
+}
+
+# sanitizer_of BUILD: the sanitizers BUILD was made with (its build-flags), or nothing.
+sanitizer_of() { sed -n 's/.*SANITIZE=\([^ ]*\).*/\1/p' "$top/$1/build-flags" 2>/dev/null; }
+
+# run_job DIR BUILD KIND PATH: runs one suite, its output in DIR/out, its exit
+# status in DIR/rc, its sanitizer reports in DIR/san.
+run_job() {
+	local dir=$1 build=$2 kind=$3 path=$4 common
+	unset ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS
+	if [ -n "$(sanitizer_of "$build")" ]; then
+		# Integration tests run the binary as nobody: the log directory
+		# must be writable by it (sticky, like /tmp).
+		mkdir -m 1777 "$dir/san" && chmod 1777 "$dir/san"
+		common="halt_on_error=1:abort_on_error=0:exitcode=86:log_path=$dir/san/report"
+		export ASAN_OPTIONS="$common:detect_leaks=1:detect_stack_use_after_return=1:strict_string_checks=1:check_initialization_order=1"
+		export UBSAN_OPTIONS="$common:print_stacktrace=1"
+		export LSAN_OPTIONS="exitcode=86"
+	fi
+	if [ "$kind" = unit ]; then
+		timeout -k 10 "$SUITE_TIMEOUT" env CMOCKA_MESSAGE_OUTPUT=TAP "$path" >"$dir/out" 2>&1
+	else
+		timeout -k 10 "$SUITE_TIMEOUT" bash "$path" "$top/$build/sandboxtime" >"$dir/out" 2>&1
+	fi
+	echo $? >"$dir/rc"
+}
+
+# collect NAME DIR SECONDS: prints a finished suite's output and counts it.
+collect() {
+	local name=$1 dir=$2 secs=$3
+	local out rc plan ok notok skip nskip report san=0 line
+	out=$(cat "$dir/out")
+	rc=$(cat "$dir/rc" 2>/dev/null || echo 255)
 	[ "$rc" -ne 124 ] || out="$out
 not ok - the suite ran past its time limit of $SUITE_TIMEOUT s (ST_SUITE_TIMEOUT)"
 	printf '%s\n' "$out" | sed "s|^|[$name] |"
-	times+=("$((SECONDS - t0)) s $name")
+	times+=("$secs s $name")
 	if [ "${CI:-}" = true ]; then
 		while IFS= read -r line; do
 			allowed_skip "${name#*/}" "$line" && continue
@@ -71,17 +147,17 @@ not ok - the suite ran past its time limit of $SUITE_TIMEOUT s (ST_SUITE_TIMEOUT
 			failures+=("$name: a skip not in tests/skip-allow (CI=true): $line")
 		done < <(printf '%s\n' "$out" | grep -E '^(not )?ok [0-9]+.*# ?(SKIP|skip)')
 	fi
-	if [ -n "$san_logs" ] && [ -n "$(ls -A "$san_logs")" ]; then
-		for report in "$san_logs"/*; do
+	if [ -d "$dir/san" ] && [ -n "$(ls -A "$dir/san")" ]; then
+		for report in "$dir/san"/*; do
 			sed "s|^|[$name] $(basename "$report"): |" "$report"
 		done
 		failed=$((failed + 1))
 		failures+=("$name: sanitizer report (above)")
-		rm -f "$san_logs"/*
 		san=1
 	fi
+	rm -rf "$dir"
 	plan=$(printf '%s\n' "$out" | sed -n 's/^1\.\.\([0-9][0-9]*\).*/\1/p' | head -n1)
-	ok=$(printf '%s\n' "$out" | grep -cE '^ok [0-9]+' )
+	ok=$(printf '%s\n' "$out" | grep -cE '^ok [0-9]+')
 	skip=$(printf '%s\n' "$out" | grep -cE '^ok [0-9]+.*# ?(SKIP|skip)')
 	# cmocka 1.1.5 prints a skipped test as "not ok N # SKIP name": a skip, not a failure.
 	nskip=$(printf '%s\n' "$out" | grep -cE '^not ok [0-9]+.*# ?(SKIP|skip)')
@@ -97,53 +173,69 @@ not ok - the suite ran past its time limit of $SUITE_TIMEOUT s (ST_SUITE_TIMEOUT
 	if [ -n "$plan" ] && [ $((ok + notok)) -ne "$plan" ]; then
 		failed=$((failed + 1))
 		failures+=("$name: planned $plan tests, ran $((ok + notok)) (exit $rc)")
+	elif [ -z "$plan" ]; then
+		failed=$((failed + 1))
+		failures+=("$name: no TAP plan (exit $rc)")
 	elif [ "$rc" -ne 0 ] && [ "$notok" -eq 0 ] && [ "$san" -eq 0 ]; then
 		failed=$((failed + 1))
 		failures+=("$name: exited $rc without a failed test")
 	fi
 }
 
-# sanitize_env BUILD: exports the sanitizer options when BUILD was sanitized.
-sanitize_env() {
-	local sanitize
-	sanitize=$(sed -n 's/.*SANITIZE=\([^ ]*\).*/\1/p' "$top/$1/build-flags" 2>/dev/null)
-	unset ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS
-	san_logs=
-	[ -n "$sanitize" ] || return 0
-	# Integration tests run the binary as nobody: the log directory must be
-	# writable by it (sticky, like /tmp).
-	san_logs=$(mktemp -d /tmp/sandboxtime-san.XXXXXX) || exit 1
-	chmod 1777 "$san_logs"
-	local common="halt_on_error=1:abort_on_error=0:exitcode=86:log_path=$san_logs/report"
-	export ASAN_OPTIONS="$common:detect_leaks=1:detect_stack_use_after_return=1:strict_string_checks=1:check_initialization_order=1"
-	export UBSAN_OPTIONS="$common:print_stacktrace=1"
-	export LSAN_OPTIONS="exitcode=86"
+# The running suites, by the pid of their job.
+declare -A job_name=() job_dir=() job_class=() job_t0=()
+
+# may_start CLASS: whether a suite of CLASS may start beside the running ones.
+may_start() {
+	local c n=${#job_name[@]}
+	[ "$n" -eq 0 ] && return 0
+	[ "$n" -ge "$JOBS" ] && return 1
+	[ "$1" = quiet ] && return 0
+	for c in "${job_class[@]}"; do
+		[ "$c" = quiet ] && continue
+		[ "$1" = alone ] || [ "$c" = alone ] && return 1
+	done
+	return 0
 }
 
-# label: the build directory in front of each suite name, once there are several.
-for arg in "$@"; do
-	# BUILD (everything), BUILD:unit (its unit tests) or BUILD:SUITE,SUITE (the units and those suites).
-	build=${arg%%:*}
-	select=
-	[ "$arg" = "$build" ] || select=${arg#*:}
-	[ $# -gt 1 ] && label="$build/"
-	sanitize_env "$build"
-	for t in "$top/$build"/tests/test_*; do
-		[ -x "$t" ] && [ "${t%.d}" = "$t" ] && wanted "$(basename "$t")" || continue
-		run_suite "unit/$(basename "$t")" env CMOCKA_MESSAGE_OUTPUT=TAP "$t"
+# start_next: starts the first queued suite that may start; false if none.
+start_next() {
+	local i name class build kind path dir pid
+	for i in "${!queue[@]}"; do
+		IFS=$'\t' read -r name class build kind path <<<"${queue[$i]}"
+		may_start "$class" || continue
+		unset 'queue[i]'
+		dir=$(mktemp -d "$work/job.XXXXXX") && chmod 755 "$dir" || exit 1
+		run_job "$dir" "$build" "$kind" "$path" &
+		pid=$!
+		job_name[$pid]=$name job_dir[$pid]=$dir job_class[$pid]=$class job_t0[$pid]=$SECONDS
+		return 0
 	done
-	if [ "$select" != unit ]; then
-		for t in "$top"/tests/integration/*.sh; do
-			[ -f "$t" ] && wanted "$(basename "$t" .sh)" "$select" || continue
-			run_suite "integration/$(basename "$t" .sh)" bash "$t" "$top/$build/sandboxtime"
-		done
-	fi
-	[ -z "$san_logs" ] || rm -rf "$san_logs"
+	return 1
+}
+
+# On an interrupt, the running suites end too (each is a job of this shell).
+stop_jobs() {
+	local pid
+	for pid in "${!job_name[@]}"; do pkill -TERM -P "$pid" 2>/dev/null; kill -TERM "$pid" 2>/dev/null; done
+}
+trap 'stop_jobs; rm -rf "$work"; exit 130' INT
+trap 'stop_jobs; rm -rf "$work"; exit 143' TERM
+
+nbuilds=$#
+for arg in "$@"; do enqueue_build "$arg"; done
+while [ "${#queue[@]}" -gt 0 ] || [ "${#job_name[@]}" -gt 0 ]; do
+	while start_next; do :; done
+	wait -n -p done_pid
+	[ -n "${done_pid:-}" ] && [ -n "${job_name[$done_pid]+x}" ] || continue
+	collect "${job_name[$done_pid]}" "${job_dir[$done_pid]}" $((SECONDS - job_t0[$done_pid]))
+	unset "job_name[$done_pid]" "job_dir[$done_pid]" "job_class[$done_pid]" "job_t0[$done_pid]"
 done
+rm -rf "$work"
 
 echo
-echo "Time per suite, longest first:"
-printf '%s\n' "${times[@]+"${times[@]}"}" | sort -rn | head -n 25 | sed 's/^/  /'
+echo "Time per suite, longest first ($JOBS at a time, $SECONDS s in all):"
+printf '%s\n' "${times[@]+"${times[@]}"}" | sort -rn | head -n 30 | sed 's/^/  /'
 echo
 for f in "${failures[@]+"${failures[@]}"}"; do
 	echo "FAILED $f"
