@@ -45,6 +45,9 @@ ST_PYDIR=$ST_TMP/py
 mkdir "$ST_PYDIR" && cp "$(dirname "${BASH_SOURCE[0]}")"/py/*.py "$ST_PYDIR"/ &&
 	chmod 755 "$ST_PYDIR" && chmod 644 "$ST_PYDIR"/*.py || exit 1
 export PYTHONDONTWRITEBYTECODE=1
+# The Python checks are assert statements: -O (PYTHONOPTIMIZE) would remove
+# every one of them and let any report pass. They always run without it.
+unset PYTHONOPTIMIZE
 
 is_root() { [ "$(id -u)" -eq 0 ]; }
 
@@ -87,6 +90,20 @@ chmod 755 "$ST_EXEC"
 
 # diag MESSAGE: a TAP diagnostic line, shown whether a test passes or not.
 diag() { echo "# $*"; }
+
+# diag_of PREFIX COMMAND...: runs COMMAND, a check that prints what it saw:
+# on success its output becomes a diagnostic line, on failure it is printed
+# and the status kept. (A check inside diag "$(...)" could never fail.)
+diag_of() {
+	local prefix=$1 out
+	shift
+	if out=$("$@" 2>&1); then
+		diag "$prefix$out"
+	else
+		printf '%s\n' "$out"
+		return 1
+	fi
+}
 
 # can_run MODE: whether tests can run as MODE (root, or nobody: rootless).
 can_run() {

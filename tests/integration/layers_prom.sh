@@ -25,7 +25,7 @@ t_prom() {
 	"$ST_PY" -B "$ST_PYDIR/prom_check.py" "$dir/l.prom" sandboxtime_layer_setup_seconds \
 		sandboxtime_layer_teardown_seconds sandboxtime_layer_incremental_setup_seconds \
 		sandboxtime_layers_measurement_duration_seconds || return 1
-	diag "$mode: $(check metrics "$dir/l.prom")" && cp "$dir/l.prom" "$PROM"
+	diag_of "$mode: " check metrics "$dir/l.prom" && cp "$dir/l.prom" "$PROM"
 }
 each_mode "layers --format=prometheus: summaries in seconds, a layer label, base first" t_prom
 

@@ -44,8 +44,7 @@ t_chromium() {
 		--disable-extensions --disable-sync --hide-scrollbars --window-size=800,1400 \
 		--screenshot="$png" "file://$PAGE" >"$ST_TMP/chromium.log" 2>&1
 	[ -s "$png" ] || { echo "chromium wrote no screenshot:"; tail -5 "$ST_TMP/chromium.log"; return 1; }
-	diag "non-background pixels in the chart area: $(check png "$png")"
-	check png "$png" >/dev/null
+	diag_of "non-background pixels in the chart area: " check png "$png"
 }
 CHROMIUM=$(command -v chromium || command -v chromium-browser)
 if [ -z "$CHROMIUM" ]; then
@@ -89,7 +88,7 @@ t_churn_svg() {
 	st_run "$mode" bench churn --count=60 --parallel=1,2 --ns=uts,net -J -o "$dir/c.json" --svg="$dir/c.svg" || return 1
 	expect_rc 0 || return 1
 	xmllint --noout "$dir/c.svg" || return 1
-	diag "$mode: $(check churn-svg "$dir/c.json" "$dir/c.svg")"
+	diag_of "$mode: " check churn-svg "$dir/c.json" "$dir/c.svg"
 }
 each_mode "bench churn --svg: the backlog over time, a line per creator count, its points where the series puts them" t_churn_svg
 
