@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <setjmp.h>
 #include <string.h>
+#include <time.h>
 #include <cmocka.h>
 
 #include "sandboxtime/deferred.h"
@@ -105,6 +106,10 @@ static void test_median_and_increment(void **state)
 static void test_cycle_plain(void **state)
 {
 	/* No namespace: a plain clone, allowed everywhere. */
+	struct timespec t0, t1;
+	uint64_t cpu_sum = 0;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
 	for (int i = 0; i < 20; i++) {
 		struct st_error err = { 0 };
 		struct st_cycle c;
@@ -117,11 +122,19 @@ static void test_cycle_plain(void **state)
 		/* ready counts from the same start as setup, and ends later. */
 		assert_true(c.ready_ns >= c.setup_ns);
 		assert_true(c.teardown_ns > 0);
-		/* The CPU clock is read inside the wall window: CPU never exceeds wall. */
-		assert_true(c.setup_cpu_ns <= c.setup_ns);
-		assert_true(c.teardown_cpu_ns <= c.teardown_ns);
 		assert_true(c.reaped_at_ns > 0);
+		cpu_sum += c.setup_cpu_ns + c.teardown_cpu_ns;
 	}
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
+	/* The kernel's own count of this thread's CPU over the whole loop bounds
+	 * the CPU figures from above (they are windows inside it), and a clone
+	 * and a reap cost some CPU: 20 of them cannot all read 0. */
+	uint64_t thread_ns = (uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000000u + (uint64_t)t1.tv_nsec -
+			     (uint64_t)t0.tv_nsec;
+	print_message("# CPU figures %llu ns of the thread's %llu ns\n", (unsigned long long)cpu_sum,
+		      (unsigned long long)thread_ns);
+	assert_true(cpu_sum > 0);
+	assert_true(cpu_sum <= thread_ns);
 }
 
 static void test_run_base_only(void **state)
