@@ -31,17 +31,30 @@ ST_BIN=$ST_TMP/sandboxtime-faults ST_NOBODY_BIN=$ST_TMP/sandboxtime-faults
 
 links() { ip -o link | awk -F': ' '{ sub(/@.*/, "", $2); print $2 }' | sort; }
 
-# The steps a normal run of MODE (root|nobody) with NET makes, from its JSON.
-steps_of() {
-	local mode=$1 net=$2 dir
-	dir=$(mktemp -d); chmod 777 "$dir"
+# The steps a normal run of MODE (root|nobody) with NET makes, in order,
+# written here and not read from the program: each one is a fault case below,
+# so a step that stopped being reported cannot shrink the suite in silence.
+# t_steps_as_written checks the program's steps against them both ways.
+declare -A STEPS=(
+	[root none]="seccomp_builtin clone uid_map gid_map sethostname mount_private mount_proc lo_up no_new_privs caps_drop seccomp_load"
+	[root veth]="seccomp_builtin clone uid_map gid_map veth_create host_addr_add host_link_up sethostname mount_private mount_proc lo_up addr_add link_up route_add no_new_privs caps_drop seccomp_load veth_delete"
+	[root bridge]="seccomp_builtin clone uid_map gid_map veth_create bridge_create bridge_addr_add bridge_up bridge_attach host_link_up sethostname mount_private mount_proc lo_up addr_add link_up route_add no_new_privs caps_drop seccomp_load veth_delete bridge_delete"
+	[nobody none]="seccomp_builtin clone setgroups uid_map gid_map sethostname mount_private mount_proc lo_up no_new_privs caps_drop seccomp_load"
+	[nobody veth]="seccomp_builtin clone setgroups uid_map gid_map sethostname mount_private mount_proc netns_outside veth_create host_addr_add host_link_up lo_up addr_add link_up route_add no_new_privs caps_drop seccomp_load"
+	[nobody bridge]="seccomp_builtin clone setgroups uid_map gid_map sethostname mount_private mount_proc netns_outside veth_create bridge_create bridge_addr_add bridge_up bridge_attach host_link_up lo_up addr_add link_up route_add no_new_privs caps_drop seccomp_load"
+)
+
+# t_steps_as_written MODE NET: a normal run's JSON steps are STEPS[MODE NET].
+t_steps_as_written() {
+	local mode=$1 net=$2 dir got
+	dir=$(st_scratch) || return 1
 	if [ "$mode" = nobody ]; then
-		as_nobody "$REAL_NOBODY_BIN" --repeat=0 --net="$net" -J -o "$dir/r.json" -- true 2>/dev/null
+		as_nobody "$REAL_NOBODY_BIN" --repeat=0 --net="$net" -J -o "$dir/r.json" -- true 2>"$dir/err"
 	else
-		"$REAL_BIN" --repeat=0 --net="$net" -J -o "$dir/r.json" -- true 2>/dev/null
-	fi
-	python3 -c 'import json,sys; print(" ".join(s["step"] for s in json.load(open(sys.argv[1]))["steps"]))' "$dir/r.json"
-	rm -rf "$dir"
+		"$REAL_BIN" --repeat=0 --net="$net" -J -o "$dir/r.json" -- true 2>"$dir/err"
+	fi || { echo "exit $?"; cat "$dir/err"; return 1; }
+	got=$("$ST_PY" -B "$ST_PYDIR/cgroup_check.py" steps "$dir/r.json") || return 1
+	expect_eq "$got" "${STEPS[$mode $net]}"
 }
 
 # A setup step fails: 125, one line naming it, nothing left.
@@ -72,19 +85,23 @@ t_teardown_fault() {
 declare -a cases
 for mode in root nobody; do
 	for net in none veth bridge; do
-		for step in seccomp_compile $(steps_of "$mode" "$net"); do
-			# (a compiled profile's own steps name seccomp_compile too)
+		cases+=("$mode $net seccomp_compile")   # a compiled profile's steps name it
+		for step in ${STEPS[$mode $net]}; do
 			case $step in
-			veth_delete|bridge_delete) ;;       # teardown: below
-			seccomp_builtin) ;;                 # the same point as seccomp_compile
-			seccomp_compile) [[ " ${cases[*]-} " == *" $mode $net seccomp_compile "* ]] || cases+=("$mode $net $step") ;;
+			veth_delete|bridge_delete) ;;   # teardown: below
+			seccomp_builtin) ;;             # the same point as seccomp_compile
 			*) cases+=("$mode $net $step") ;;
 			esac
 		done
 	done
 done
 n=${#cases[@]}
-if is_root; then plan $((n + 2)); else plan "$n"; fi
+if is_root; then plan $((n + 6 + 2)); else plan $((n + 6)); fi
+for mode in root nobody; do
+	for net in none veth bridge; do
+		ok "--net=$net: a run's steps are the ones written here, in order [$mode]" t_steps_as_written "$mode" "$net"
+	done
+done
 for c in "${cases[@]}"; do
 	set -- $c
 	ok "--net=$2: $3 fails: 125, one line, nothing left [$1]" t_setup_fault "$1" "$2" "$3"
