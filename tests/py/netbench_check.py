@@ -15,7 +15,6 @@ def cmd_json():
     assert sorted(paths) == ["bridge", "host", "veth"], list(paths)
     for name, p in paths.items():
         assert p["bytes_sent"] > 0, (name, p)
-        assert p["bytes_received"] == p["bytes_sent"], (name, p["bytes_sent"], p["bytes_received"])
         assert p["throughput_gbps"]["n"] == 1 and p["throughput_gbps"]["median"] > 0, p
         lat = p["latency_us"]
         for k in ("p50", "p99", "mean", "n"):
