@@ -1,9 +1,12 @@
-"""deferred_check.py FILE SETTLE SAMPLES: the layers report FILE has deferred
+"""deferred_check.py FILE SETTLE SAMPLES [TRACE]: the layers report FILE has deferred
 figures for every available layer but the base, each drained before all of
 its SAMPLES samples, and measurement.drain_settle is SETTLE ("rcu" or
 "sleep"). With "sleep", every drain lasted at least the 50 ms sleep. Every
 type's figure names what it marks: "count released" for uts, mount, cgroup
-and time, "freed" for pid, ipc, net and user (tests/integration/deferred.sh)."""
+and time, "freed" for pid, ipc, net and user (tests/integration/deferred.sh).
+TRACE, strace's record of the run's membarrier calls: with "rcu", every drain
+asked the kernel for its two grace periods (a drain that returned at once
+would have asked for none)."""
 import json
 import sys
 
@@ -35,6 +38,10 @@ def main():
             assert drain["min"] >= SLEEP_US, f"{name}: a drain of {drain['min']} us, under the sleep"
         total += sum(drain["samples"])
     assert m["drain_wait_us"] >= total, f"drain_wait_us {m['drain_wait_us']} < the sets' {total}"
+    if len(sys.argv) > 4:
+        drains = sum(s["deferred_drain_us"]["n"] for s in sets)
+        calls = sum(1 for line in open(sys.argv[4]) if "membarrier(MEMBARRIER_CMD_GLOBAL, 0) = 0" in line)
+        assert calls >= 2 * drains, f"{calls} grace periods (membarrier) for {drains} drains: expected 2 each"
 
 
 if __name__ == "__main__":
