@@ -21,6 +21,13 @@
 # process, even a child whose status no test looks at, fails its suite.
 set -u
 [ $# -gt 0 ] || set -- build
+# As another user than root nearly every integration test would skip (no
+# nobody runs, no namespaces of its own) and the run would still pass: it is
+# refused, unless asked for (ST_NONROOT=1, to try the suites that need no root).
+if [ "$(id -u)" -ne 0 ] && [ "${ST_NONROOT:-}" != 1 ]; then
+	echo "tests/run.sh: run it as root (uid $(id -u) here): the suites run sandboxtime as root and as nobody; ST_NONROOT=1 runs them anyway, with what needs root skipped" >&2
+	exit 2
+fi
 top=$(cd "$(dirname "$0")/.." && pwd)
 passed=0 failed=0 skipped=0
 failures=()
@@ -32,7 +39,7 @@ failures=()
 ALONE=" faults net_steps cleanup netbench bench_churn bench_cgroup cgroup orphans orphans_cleanup orphans_watch signals_and_leaks "
 # Suites that make no namespace, link, cgroup or process outside their own
 # temporary files: they may run beside anything.
-QUIET=" lint layout help_man build compare "
+QUIET=" lint layout help_man build compare suite_rules "
 # The longest suites start first, so that two at a time end together
 # (seconds on an idle two-core machine, from tests/run.sh's own times).
 LONGEST_FIRST=" bench_where steal bench_all bench_launch netbench net render bench oci_bundle bench_cgroup security faults bench_churn signals_and_leaks engines bench_userns layers_prom "
@@ -75,10 +82,13 @@ class_of() {
 	echo shared
 }
 
-# The queue: one "NAME<TAB>CLASS<TAB>BUILD<TAB>KIND<TAB>PATH" per suite.
-queue=()
+# The queue: one "NAME<TAB>CLASS<TAB>BUILD<TAB>KIND<TAB>PATH" per suite,
+# over every build: the long suites first (LONGEST_FIRST's order, each with
+# its builds side by side: a sanitized build's run is the longer one), then
+# the other integration suites, the units last.
+queue=() long=() rest=() units=()
 enqueue_build() {
-	local arg=$1 build select t label= name first=() rest=() units=()
+	local arg=$1 build select t label= name entry
 	build=${arg%%:*}
 	select=
 	[ "$arg" = "$build" ] || select=${arg#*:}
@@ -87,19 +97,21 @@ enqueue_build() {
 		[ -x "$t" ] && [ "${t%.d}" = "$t" ] && wanted "$(basename "$t")" || continue
 		units+=("${label}unit/$(basename "$t")"$'\t'shared$'\t'"$build"$'\t'unit$'\t'"$t")
 	done
-	if [ "$select" != unit ]; then
-		for t in "$top"/tests/integration/*.sh; do
-			name=$(basename "$t" .sh)
-			[ -f "$t" ] && wanted "$name" "$select" || continue
-			entry="${label}integration/$name"$'\t'"$(class_of "$name")"$'\t'"$build"$'\t'integration$'\t'"$t"
-			case "$LONGEST_FIRST" in *" $name "*) first+=("$entry") ;; *) rest+=("$entry") ;; esac
-		done
-	fi
-	# The long ones in LONGEST_FIRST's order, then the rest, the units last.
+	[ "$select" != unit ] || return 0
+	for t in "$top"/tests/integration/*.sh; do
+		name=$(basename "$t" .sh)
+		[ -f "$t" ] && wanted "$name" "$select" || continue
+		entry="${label}integration/$name"$'\t'"$(class_of "$name")"$'\t'"$build"$'\t'integration$'\t'"$t"
+		case "$LONGEST_FIRST" in *" $name "*) long+=("$entry") ;; *) rest+=("$entry") ;; esac
+	done
+}
+
+# order_queue: fills the queue from long, rest and units.
+order_queue() {
 	local want e
 	for want in $LONGEST_FIRST; do
-		for e in "${first[@]+"${first[@]}"}"; do
-			[ "$(basename "$(cut -f5 <<<"$e")" .sh)" = "$want" ] && queue+=("$e")
+		for e in "${long[@]+"${long[@]}"}"; do
+			[[ "$(cut -f1 <<<"$e")" == *"integration/$want" ]] && queue+=("$e")
 		done
 	done
 	queue+=("${rest[@]+"${rest[@]}"}" "${units[@]+"${units[@]}"}")
@@ -224,6 +236,7 @@ trap 'stop_jobs; rm -rf "$work"; exit 143' TERM
 
 nbuilds=$#
 for arg in "$@"; do enqueue_build "$arg"; done
+order_queue
 while [ "${#queue[@]}" -gt 0 ] || [ "${#job_name[@]}" -gt 0 ]; do
 	while start_next; do :; done
 	wait -n -p done_pid
