@@ -13,22 +13,14 @@
 #
 # Environment: BENCH_CHURN_ROUNDS (3). Under a minute per round on 2 CPUs.
 set -euo pipefail
-export LC_ALL=C
+source "$(dirname "$0")/lib.sh"
 
-[ $# -eq 2 ] || { echo "usage: bash bench/churn.sh BIN OUTDIR" >&2; exit 2; }
+[ $# -eq 2 ] || bench_usage "bash bench/churn.sh BIN OUTDIR"
 BIN=$(realpath "$1")
 OUT=$2
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
 ROUNDS=${BENCH_CHURN_ROUNDS:-3}
 
-mkdir -p "$OUT/raw"
-{
-	echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
-	echo "commit: $(git -C "$ROOT" rev-parse --short HEAD)"
-	echo "kernel: $(uname -r)"
-	echo "load: $(cut -d' ' -f1-3 /proc/loadavg)"
-	echo "uid: $(id -u)"
-} >"$OUT/raw/meta.txt"
+bench_raw_begin "$OUT"
 
 # timed NAME ROUND ARGS...: one bench churn, its wall time (ms) beside its JSON.
 timed() {
@@ -61,5 +53,5 @@ for ((r = 1; r <= ROUNDS; r++)); do
 		net "$r"
 	fi
 done
-echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$OUT/raw/meta.txt"
-python3 "$ROOT/bench/churn_results.py" "$OUT/raw" "$OUT/churn.json"
+bench_raw_end "$OUT"
+python3 "$BENCH_ROOT/bench/churn_results.py" "$OUT/raw" "$OUT/churn.json"

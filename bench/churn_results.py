@@ -14,13 +14,11 @@ import os
 import statistics
 import sys
 
-
-def spread(values, fmt="%.1f"):
-    """median (min-max) over rounds."""
-    return (fmt + " (" + fmt + "\u2013" + fmt + ")") % (statistics.median(values), min(values), max(values))
+from common import read_meta, spread, write_results
 
 
 def load(raw, name):
+    """NAME's runs, each with the wall time taken from outside."""
     runs = []
     for p in sorted(glob.glob(os.path.join(raw, name + ".*.json"))):
         with open(p) as f:
@@ -57,7 +55,7 @@ def figures(label, runs, parallel, wall=True):
 
 def main():
     raw, out = sys.argv[1], sys.argv[2]
-    meta = dict(line.split(": ", 1) for line in open(os.path.join(raw, "meta.txt")).read().splitlines())
+    meta = read_meta(os.path.join(raw, "meta.txt"))
     net, net1, nonet = load(raw, "net"), load(raw, "net1"), load(raw, "nonet")
     veth, bridge = load(raw, "veth"), load(raw, "bridge")
     for d in net + net1 + nonet + veth + bridge:
@@ -81,7 +79,7 @@ def main():
     text = [
         "Medians of %d rounds (min\u2013max over rounds); 1000 sandboxes per row, every one with a user "
         "namespace (how the backlog is counted); uid %s, kernel %s, load %s at the start, %s after."
-        % (len(net), meta["uid"], meta["kernel"], meta["load"], meta["load after"]),
+        % (len(net), meta["uid"], meta["kernel"], meta["load"], meta["load_end"]),
         "Targets: `bench churn --count=1000 --parallel=2 --ns=net` reports within 60 s on 2 cores: "
         "%.1f s (max %.1f s); its overhead per sandbox over the bare clone loops of the same run under "
         "10%%: %.1f%% (min %.1f%%, max %.1f%%)." % (statistics.median(walls), max(walls), statistics.median(over),
@@ -121,9 +119,7 @@ def main():
             "columns": ["claim", "bench churn on this machine"], "rows": claims,
         },
     }}
-    with open(out, "w") as f:
-        json.dump(doc, f, indent=1, ensure_ascii=False)
-        f.write("\n")
+    write_results(out, doc)
     print(json.dumps(doc, indent=1, ensure_ascii=False))
 
 

@@ -5,19 +5,11 @@ its round medians, the round medians themselves (the spread), and
 sandboxtime's ratio to runc and crun in the same rounds (markdown on
 stdout); with --results, the same tables as a bench/results file for
 bench/summary.py."""
-import glob
 import os
 import statistics
 import sys
 
-
-def load(out, pin):
-    import json
-    per = {}
-    for path in sorted(glob.glob(os.path.join(out, "%s-round*.json" % pin))):
-        for r in json.load(open(path))["results"]:
-            per.setdefault(r["command"], []).append(statistics.median(r["times"]) * 1e3)
-    return per
+from common import hyperfine_round_medians, read_meta, write_results
 
 
 def conformance_rows(out):
@@ -30,7 +22,7 @@ def conformance_rows(out):
 def timing_rows(out):
     rows = []
     for pin in ("unpinned", "pinned"):
-        per = load(out, pin)
+        per = hyperfine_round_medians(out, pin)
         st = per.get("podman-sandboxtime")
         for tool in ("runc", "crun", "sandboxtime"):
             v = per.get("podman-%s" % tool)
@@ -43,9 +35,8 @@ def timing_rows(out):
     return rows
 
 
-def write_results(out, path):
-    import json
-    facts = dict(l.strip().split("=", 1) for l in open(os.path.join(out, "facts.txt")) if "=" in l)
+def results_doc(out):
+    facts = read_meta(os.path.join(out, "facts.txt"))
     common = {"command": "bash bench/engines.sh build/sandboxtime OUT && python3 bench/engines.py OUT --results bench/results/engines.json",
               "date": facts["date"], "commit": facts["commit"], "notes": "docs/bench-notes/26-runtime.md"}
     res = {"tables": {
@@ -56,23 +47,21 @@ def write_results(out, path):
                                 "sandboxtime / crun"],
                        align=["---", "---", "---:", "---", "---:", "---:"], rows=timing_rows(out),
                        text=["Machine: kernel %s, load %s at the end; %s; %s." % (
-                           facts["kernel"], facts["loadavg"], facts["rounds"], facts["versions"])])}}
-    with open(path, "w") as f:
-        json.dump(res, f, indent=1, ensure_ascii=False)
-        f.write("\n")
+                           facts["kernel"], facts["load"], facts["rounds"], facts["versions"])])}}
+    return res
 
 
 def main():
     out = sys.argv[1]
     if len(sys.argv) > 3 and sys.argv[2] == "--results":
-        write_results(out, sys.argv[3])
-    facts = dict(l.strip().split("=", 1) for l in open(os.path.join(out, "facts.txt")) if "=" in l)
+        write_results(sys.argv[3], results_doc(out))
+    facts = read_meta(os.path.join(out, "facts.txt"))
     print("engines, %s at %s: kernel %s; %s; load %s; %s" % (facts["date"], facts["commit"], facts["kernel"],
-                                                          facts["versions"], facts["loadavg"], facts["rounds"]))
+                                                          facts["versions"], facts["load"], facts["rounds"]))
     print()
     print(open(os.path.join(out, "conformance.md")).read().rstrip())
     for pin in ("unpinned", "pinned"):
-        per = load(out, pin)
+        per = hyperfine_round_medians(out, pin)
         if not per:
             continue
         print()

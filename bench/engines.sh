@@ -15,14 +15,12 @@
 #   bash bench/engines.sh path/to/sandboxtime [OUT_DIR]
 # ROUNDS (default 3), RUNS (per command and round, default 10).
 set -euo pipefail
+source "$(dirname "$0")/lib.sh"
 BIN=$(realpath "${1:?usage: bench/engines.sh path/to/sandboxtime [OUT_DIR]}")
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
 ROUNDS=${ROUNDS:-3}
 RUNS=${RUNS:-10}
-[ "$(id -u)" -eq 0 ] || { echo "engines: needs root" >&2; exit 1; }
-for t in podman containerd ctr runc crun hyperfine busybox script taskset; do
-	command -v $t >/dev/null || { echo "engines: $t is not installed (sh .ci/install-deps bench)" >&2; exit 1; }
-done
+bench_need_root engines
+bench_need_tools engines podman containerd ctr runc crun hyperfine busybox script taskset
 TMP=$(mktemp -d /tmp/st-engines-bench.XXXXXX)
 chmod 755 "$TMP"
 OUT=$(realpath -m "${2:-$TMP/out}")
@@ -116,14 +114,9 @@ done
 rm -rf /run/containerd/runc/st-engines-bench-$$
 EOF2
 unshare --mount --propagation private bash "$TMP/inner.sh" "$TMP" "$OUT" "$ROUNDS" "$RUNS"
-{
-	echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
-	echo "commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)"
-	echo "kernel=$(uname -r)"
-	echo "versions=$(podman --version), containerd $(containerd --version | awk '{print $3}'), $(runc --version | head -1), $(crun --version | head -1), $("$BIN" --version | head -1)"
-	echo "loadavg=$(cut -d' ' -f1-3 /proc/loadavg)"
-	echo "rounds=$ROUNDS rounds of $RUNS runs, unpinned then pinned to CPU 1"
-} >"$OUT/facts.txt"
+bench_meta = \
+	versions "$(podman --version), containerd $(containerd --version | awk '{print $3}'), $(runc --version | head -1), $(crun --version | head -1), $("$BIN" --version | head -1)" \
+	rounds "$ROUNDS rounds of $RUNS runs, unpinned then pinned to CPU 1" >"$OUT/facts.txt"
 for m in $(awk -v t="$TMP" 'index($5, t) == 1 { print $5 }' /proc/self/mountinfo | sort -r); do umount -l "$m" 2>/dev/null || true; done
 rm -rf "$TMP"
-python3 "$ROOT/bench/engines.py" "$OUT"
+python3 "$BENCH_ROOT/bench/engines.py" "$OUT"

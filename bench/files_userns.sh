@@ -8,22 +8,14 @@
 #
 # Environment: BENCH_FU_ROUNDS (3).
 set -euo pipefail
-export LC_ALL=C
+source "$(dirname "$0")/lib.sh"
 
-[ $# -eq 2 ] || { echo "usage: bash bench/files_userns.sh BIN OUTDIR" >&2; exit 2; }
+[ $# -eq 2 ] || bench_usage "bash bench/files_userns.sh BIN OUTDIR"
 BIN=$(realpath "$1")
 OUT=$2
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
 ROUNDS=${BENCH_FU_ROUNDS:-3}
 
-mkdir -p "$OUT/raw"
-{
-	echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
-	echo "commit: $(git -C "$ROOT" rev-parse --short HEAD)"
-	echo "kernel: $(uname -r)"
-	echo "load: $(cut -d' ' -f1-3 /proc/loadavg)"
-	echo "disk: $(df -T /var/tmp | awk 'NR == 2 { print $2 " " $1 }')"
-} >"$OUT/raw/meta.txt"
+bench_raw_begin "$OUT" disk "$(df -T /var/tmp | awk 'NR == 2 { print $2 " " $1 }')"
 for ((r = 0; r < ROUNDS; r++)); do
 	if ((r % 2 == 0)); then
 		"$BIN" bench files -J -o "$OUT/raw/files.$r.json"
@@ -34,5 +26,5 @@ for ((r = 0; r < ROUNDS; r++)); do
 	fi
 done
 /usr/bin/time -f "%e" -o "$OUT/raw/all.time" "$BIN" bench all -J -o "$OUT/raw/all.json"
-echo "load_end: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$OUT/raw/meta.txt"
-python3 "$ROOT/bench/files_userns_results.py" "$OUT"
+bench_raw_end "$OUT"
+python3 "$BENCH_ROOT/bench/files_userns_results.py" "$OUT"

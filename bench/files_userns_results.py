@@ -3,11 +3,12 @@
 
 files_userns_results.py OUTDIR
 """
-import glob
 import json
 import os
 import statistics
 import sys
+
+from common import load_runs, read_meta, write_results
 
 # /work/shared/SEEDS.md section 4 (Linux rows; the macOS bind mount in brackets)
 ARTICLES_FILES = {
@@ -18,10 +19,6 @@ ARTICLES_FILES = {
     "unlink": "–",
     "unpack_tree": "bind +16%, noise (4,401 files) [macOS 13.3x]",
 }
-
-
-def load(out, name):
-    return [json.load(open(p)) for p in sorted(glob.glob(os.path.join(out, "raw", name + ".*.json")))]
 
 
 def cell_stats(docs, place, op):
@@ -113,13 +110,11 @@ def all_table(out, meta):
 
 def main():
     out = sys.argv[1]
-    meta = dict(line.split(": ", 1) for line in open(os.path.join(out, "raw", "meta.txt")).read().splitlines())
-    tables = {"files": files_table(load(out, "files"), meta),
-              "userns": userns_table(load(out, "userns"), meta),
+    meta = read_meta(os.path.join(out, "raw", "meta.txt"))
+    tables = {"files": files_table(load_runs(os.path.join(out, "raw"), "files"), meta),
+              "userns": userns_table(load_runs(os.path.join(out, "raw"), "userns"), meta),
               "all": all_table(out, meta)}
-    with open(os.path.join(out, "files_userns.json"), "w", encoding="utf-8") as f:
-        json.dump({"tables": tables}, f, indent=1, ensure_ascii=False)
-        f.write("\n")
+    write_results(os.path.join(out, "files_userns.json"), {"tables": tables})
     for t in tables.values():
         print(t["title"])
         for r in t["rows"]:

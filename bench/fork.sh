@@ -10,24 +10,16 @@
 #
 # Environment: BENCH_FORK_ROUNDS (3). About 30 s per round on 2 CPUs.
 set -euo pipefail
-export LC_ALL=C
+source "$(dirname "$0")/lib.sh"
 
-[ $# -eq 2 ] || { echo "usage: bash bench/fork.sh BIN OUTDIR" >&2; exit 2; }
+[ $# -eq 2 ] || bench_usage "bash bench/fork.sh BIN OUTDIR"
 BIN=$(realpath "$1")
 OUT=$2
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
 ROUNDS=${BENCH_FORK_ROUNDS:-3}
 SIZES=(1 10 100 500 1000)
 
-mkdir -p "$OUT/raw"
-gcc -O2 -Wall -Wextra -o "$OUT/fork_loop" "$ROOT/bench/fork_loop.c"
-{
-	echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
-	echo "commit: $(git -C "$ROOT" rev-parse --short HEAD)"
-	echo "kernel: $(uname -r)"
-	echo "load: $(cut -d' ' -f1-3 /proc/loadavg)"
-	echo "thp: $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo none)"
-} >"$OUT/raw/meta.txt"
+bench_raw_begin "$OUT" thp "$(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo none)"
+gcc -O2 -Wall -Wextra -o "$OUT/fork_loop" "$BENCH_ROOT/bench/fork_loop.c"
 
 peer_round() {
 	local r=$1 i n=${#SIZES[@]}
@@ -48,5 +40,5 @@ for ((r = 1; r <= ROUNDS; r++)); do
 		"$BIN" bench fork -J -o "$OUT/raw/sandboxtime.$r.json"
 	fi
 done
-echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$OUT/raw/meta.txt"
-python3 "$ROOT/bench/fork_results.py" "$OUT/raw" "$OUT/fork.json"
+bench_raw_end "$OUT"
+python3 "$BENCH_ROOT/bench/fork_results.py" "$OUT/raw" "$OUT/fork.json"

@@ -15,19 +15,16 @@ import os
 import statistics
 import sys
 
+from common import load_runs, read_meta, spread, write_results
+
 # /work/shared/SEEDS.md section 3: parent memory (MB) -> fork() in us.
 ARTICLE = {1: 32.8, 10: 37.6, 100: 166.2, 500: 898.0, 1000: 1613.2}
 
 
-def spread(values, fmt="%.1f"):
-    """median (min-max) over rounds."""
-    return (fmt + " (" + fmt + "\u2013" + fmt + ")") % (statistics.median(values), min(values), max(values))
-
-
 def main():
     raw, out = sys.argv[1], sys.argv[2]
-    meta = dict(line.split(": ", 1) for line in open(os.path.join(raw, "meta.txt")).read().splitlines())
-    st_runs = [json.load(open(p)) for p in sorted(glob.glob(os.path.join(raw, "sandboxtime.*.json")))]
+    meta = read_meta(os.path.join(raw, "meta.txt"))
+    st_runs = load_runs(raw, "sandboxtime")
     loops = [json.loads(line) for p in sorted(glob.glob(os.path.join(raw, "fork_loop.*.jsonl")))
              for line in open(p)]
     assert st_runs and loops, "no results in " + raw
@@ -77,9 +74,7 @@ def main():
             " parent resumes when the child's exec releases the memory, if a CPU is free).",
         ],
     }
-    with open(out, "w", encoding="utf-8") as f:
-        json.dump({"tables": {"fork": table}}, f, indent=1, ensure_ascii=False)
-        f.write("\n")
+    write_results(out, {"tables": {"fork": table}})
     print(json.dumps(table, indent=1, ensure_ascii=False))
 
 

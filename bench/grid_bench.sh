@@ -9,33 +9,23 @@
 # Environment: BENCH_GRID_ROUNDS (4), BENCH_GRID_REPEAT (10). Root where the
 # bench needs it (bench cgroup's cgroup places: root or a delegated cgroup).
 set -euo pipefail
-export LC_ALL=C
+source "$(dirname "$0")/lib.sh"
 
-[ $# -ge 3 ] || { echo "usage: bash bench/grid_bench.sh BIN NAME OUTDIR [ARG...]" >&2; exit 2; }
+[ $# -ge 3 ] || bench_usage "bash bench/grid_bench.sh BIN NAME OUTDIR [ARG...]"
 BIN=$(realpath "$1")
 NAME=$2
 OUT=$3
 shift 3
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
 ROUNDS=${BENCH_GRID_ROUNDS:-4}
 REPEAT=${BENCH_GRID_REPEAT:-10}
 
-mkdir -p "$OUT/raw"
-{
-	echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
-	echo "commit: $(git -C "$ROOT" rev-parse --short HEAD)"
-	echo "kernel: $(uname -r)"
-	echo "load: $(cut -d' ' -f1-3 /proc/loadavg)"
-	echo "uid: $(id -u)"
-	echo "memcg: $(awk -F: '$2 == "memory" { print $3 }' /proc/self/cgroup)"
-	echo "thp: $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo none)"
-	echo "args: $*"
-} >"$OUT/raw/meta.txt"
+bench_raw_begin "$OUT" memcg "$(awk -F: '$2 == "memory" { print $3 }' /proc/self/cgroup)" \
+	thp "$(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo none)" args "$*"
 for ((r = 0; r < ROUNDS; r++)); do
 	pin=()
 	((r % 2 == 1)) && pin=(--cpu=0)
 	echo "bench $NAME: run $((r + 1)) of $ROUNDS ${pin[*]}" >&2
 	"$BIN" bench "$NAME" --repeat="$REPEAT" "$@" "${pin[@]}" -J -o "$OUT/raw/$NAME.$r.json"
 done
-echo "load_end: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$OUT/raw/meta.txt"
-python3 "$ROOT/bench/grid_bench_results.py" "$OUT" "$NAME"
+bench_raw_end "$OUT"
+python3 "$BENCH_ROOT/bench/grid_bench_results.py" "$OUT" "$NAME"

@@ -11,20 +11,14 @@ the first place's median of the same runs; a flag (bench cgroup's
 refused figure with its reason. --merge adds the tables to an existing
 results file instead of writing OUTDIR/NAME.json.
 """
-import glob
 import json
 import os
 import statistics
 import sys
 
+from common import load_rounds, read_meta, write_results
+
 UNITS = {"us": "\u00b5s", "ns": "ns"}
-
-
-def load(out, name):
-    runs = {}
-    for p in glob.glob(os.path.join(out, "raw", name + ".*.json")):
-        runs[int(p.rsplit(".", 2)[1])] = json.load(open(p))
-    return runs
 
 
 def fmt(x):
@@ -89,8 +83,8 @@ NOTES = {
 
 def main():
     out, name = sys.argv[1], sys.argv[2]
-    meta = dict(l.rstrip("\n").split(": ", 1) for l in open(os.path.join(out, "raw", "meta.txt")) if ": " in l)
-    runs = load(out, name)
+    meta = read_meta(os.path.join(out, "raw", "meta.txt"))
+    runs = load_rounds(os.path.join(out, "raw"), name)
     tables = {}
     for pinned in (0, 1):
         docs = [runs[k] for k in sorted(runs) if k % 2 == pinned]
@@ -103,9 +97,7 @@ def main():
     else:
         dst = os.path.join(out, name + ".json")
         res = {"tables": tables}
-    with open(dst, "w") as f:
-        json.dump(res, f, indent=1, ensure_ascii=False)
-        f.write("\n")
+    write_results(dst, res)
     for t in tables.values():
         print(t["title"])
         print("| " + " | ".join(t["columns"]) + " |")

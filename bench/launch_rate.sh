@@ -13,12 +13,11 @@
 # Environment: BENCH_LAUNCH_ROUNDS (3), BENCH_LAUNCH_RUNS (200 per command
 # and round). As root: the root launches of bench/run.sh's section 2.
 set -euo pipefail
-export LC_ALL=C
+source "$(dirname "$0")/lib.sh"
 
-[ $# -eq 2 ] || { echo "usage: bash bench/launch_rate.sh BIN OUTDIR" >&2; exit 2; }
+[ $# -eq 2 ] || bench_usage "bash bench/launch_rate.sh BIN OUTDIR"
 ST=$(realpath "$1")
 OUT=$2
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
 ROUNDS=${BENCH_LAUNCH_ROUNDS:-3}
 RUNS=${BENCH_LAUNCH_RUNS:-200}
 NS=uts,ipc,pid,mount,net
@@ -31,14 +30,7 @@ SPECS=(
 	"bwrap=$BWRAP /bin/true"
 	"true=/bin/true"
 )
-mkdir -p "$OUT/raw"
-{
-	echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
-	echo "commit: $(git -C "$ROOT" rev-parse --short HEAD)"
-	echo "kernel: $(uname -r)"
-	echo "load: $(cut -d' ' -f1-3 /proc/loadavg)"
-	echo "uid: $(id -u)"
-} >"$OUT/raw/meta.txt"
+bench_raw_begin "$OUT"
 for ((r = 1; r <= ROUNDS; r++)); do
 	echo "launch rate: round $r of $ROUNDS" >&2
 	args=()
@@ -51,5 +43,5 @@ for ((r = 1; r <= ROUNDS; r++)); do
 		"${args[@]}" >"$OUT/raw/launch.$r.log" 2>&1
 	"$ST" bench launch --repeat=1 -J -o "$OUT/raw/bl.$r.json"
 done
-echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$OUT/raw/meta.txt"
-python3 "$ROOT/bench/launch_rate_results.py" "$OUT/raw" "$OUT/launch.json"
+bench_raw_end "$OUT"
+python3 "$BENCH_ROOT/bench/launch_rate_results.py" "$OUT/raw" "$OUT/launch.json"

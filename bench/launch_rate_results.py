@@ -17,10 +17,7 @@ import os
 import statistics
 import sys
 
-
-def spread(values, fmt="%.1f"):
-    """median (min-max) over rounds."""
-    return (fmt + " (" + fmt + "\u2013" + fmt + ")") % (statistics.median(values), min(values), max(values))
+from common import read_meta, spread, write_results
 
 
 def quantile(xs, q):
@@ -30,7 +27,7 @@ def quantile(xs, q):
 
 def main():
     raw, out = sys.argv[1], sys.argv[2]
-    meta = dict(line.split(": ", 1) for line in open(os.path.join(raw, "meta.txt")).read().splitlines())
+    meta = read_meta(os.path.join(raw, "meta.txt"))
     rounds = []
     for p in sorted(glob.glob(os.path.join(raw, "launch.*.json"))):
         with open(p) as f:
@@ -82,16 +79,14 @@ def main():
         "text": [
             "Medians over %d rounds (min\u2013max); ratios are of medians within one round. uid %s, kernel %s, "
             "load %s at the start, %s after." % (len(rounds), meta["uid"], meta["kernel"], meta["load"],
-                                               meta["load after"]),
+                                               meta["load_end"]),
             "Issue 15's targets: sandboxtime like unshare within 1.1x unshare: %.3fx (%s); the default hardened "
             "launch at most 0.7x bwrap: %.3fx (%s). Not an optimisation: measured as the code stands."
             % (like, "met" if round(like, 3) <= 1.1 else "not met", hard, "met" if round(hard, 3) <= 0.7 else "not met"),
         ],
     }
     doc = {"tables": {"launch": table}}
-    with open(out, "w") as f:
-        json.dump(doc, f, indent=1, ensure_ascii=False)
-        f.write("\n")
+    write_results(out, doc)
     print(json.dumps(doc, indent=1, ensure_ascii=False))
 
 

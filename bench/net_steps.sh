@@ -15,23 +15,18 @@
 # Writes OUTDIR/net-facts.txt, OUTDIR/net-steps.json; bench/analyze.py turns
 # them into the section "Network steps" of docs/bench-notes/run.md.
 set -euo pipefail
+source "$(dirname "$0")/lib.sh"
 
-if [ $# -ne 2 ]; then
-	echo "usage: bash bench/net_steps.sh BIN OUTDIR" >&2
-	exit 2
-fi
+[ $# -eq 2 ] || bench_usage "bash bench/net_steps.sh BIN OUTDIR"
 BIN=$(realpath "$1")
 OUT=$2
 HERE=$(cd "$(dirname "$0")" && pwd)
 RUNS=${BENCH_NET_RUNS:-50}
 WARMUP=${BENCH_NET_WARMUP:-3}
 GAP_MS=${BENCH_NET_GAP_MS:-100}
-export LC_ALL=C
 
-[ "$(id -u)" -eq 0 ] || { echo "net_steps: needs root (links in the host's namespace)" >&2; exit 1; }
-for tool in ip python3 strace; do
-	command -v "$tool" >/dev/null || { echo "net_steps: $tool is missing" >&2; exit 1; }
-done
+bench_need_root net_steps "links in the host's namespace"
+bench_need_tools net_steps ip python3 strace
 
 NS=stb-$$
 V=stbv$$
@@ -74,18 +69,8 @@ mkdir -p "$OUT"
 {
 	echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo "invocation=${BENCH_NET_INVOCATION:-bash bench/net_steps.sh $1 OUTDIR}"
-	echo "kernel=$(uname -r)"
-	echo "cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)"
-	echo "cpus=$(nproc)"
-	echo "hypervisor=$(grep -qw hypervisor /proc/cpuinfo && echo yes || echo no)"
-	echo "rcu_expedited=$(cat /sys/kernel/rcu_expedited 2>/dev/null || echo unknown)"
-	echo "loadavg=$(cut -d' ' -f1-3 /proc/loadavg)"
-	echo "user=$(id -un) (uid $(id -u))"
-	echo "sandboxtime=$("$BIN" --version | head -1)"
-	echo "bin_sha256=$(sha256sum "$BIN" | cut -c1-16)"
-	echo "git=$(git -C "$HERE/.." rev-parse --short HEAD 2>/dev/null || echo none)"
-	echo "git_branch=$(git -C "$HERE/.." rev-parse --abbrev-ref HEAD 2>/dev/null || echo none)"
-	echo "git_dirty_src=$(git -C "$HERE/.." status --porcelain -- src include Makefile 2>/dev/null | wc -l)"
+	bench_run_facts "$BIN"
+	echo "git_branch=$(git -C "$BENCH_ROOT" rev-parse --abbrev-ref HEAD 2>/dev/null || echo none)"
 	echo "iproute2=$(ip -V)"
 	echo "libmnl=$(dpkg-query -W -f '${Version}' libmnl0 2>/dev/null || echo unknown)"
 	echo "python=$(python3 --version)"
@@ -103,6 +88,9 @@ NS_MADE=1
 echo "net_steps: namespace $NS, links $V and $B; $WARMUP+$RUNS iterations" >&2
 python3 "$HERE/net_steps.py" --bin "$BIN" --out "$OUT" --netns "$NS" --veth "$V" --bridge "$B" \
 	--runs "$RUNS" --warmup "$WARMUP" --gap-ms "$GAP_MS"
-echo "loadavg_end=$(cut -d' ' -f1-3 /proc/loadavg)" >>"$OUT/net-facts.txt"
+{
+	echo "loadavg_end=$(bench_load)"
+	echo "steal_end=$(bench_steal)"
+} >>"$OUT/net-facts.txt"
 left=$(ip -br link | awk '{print $1}' | grep -E "^(stv|stbr)[0-9]+$" || true)
 echo "leftover_links=${left//$'\n'/ }" >>"$OUT/net-facts.txt"

@@ -35,7 +35,7 @@
 # and OUTDIR/netbench-peers.json and .md (bench/netbench_peers.py: medians of
 # per-round ratios, spread, per mode).
 set -euo pipefail
-export LC_ALL=C
+source "$(dirname "$0")/lib.sh"
 
 ROUNDS=${BENCH_NB_ROUNDS:-5}
 DUR=${BENCH_NB_DURATION:-2}
@@ -44,18 +44,12 @@ PIN=${BENCH_NB_PIN:-both}
 IPERF_PORT=5301
 SOCKPERF_PORT=11111
 
-usage() {
-	echo "usage: bash bench/netbench.sh BIN OUTDIR" >&2
-	exit 2
-}
+usage() { bench_usage "bash bench/netbench.sh BIN OUTDIR"; }
 
 # ---------------------------------------------------------------- outside
 if [ "${1:-}" != --inside ]; then
 	[ $# -eq 2 ] || usage
-	for tool in iperf3 sockperf ip unshare nsenter taskset python3 ss; do
-		command -v "$tool" >/dev/null ||
-			{ echo "netbench bench: $tool is missing (.ci/install-deps bench)" >&2; exit 1; }
-	done
+	bench_need_tools "netbench bench" iperf3 sockperf ip unshare nsenter taskset python3 ss
 	BIN=$(realpath "$1")
 	case $PIN in
 	both | 0 | 1) ;;
@@ -64,19 +58,10 @@ if [ "${1:-}" != --inside ]; then
 	mkdir -p "$2/raw"
 	OUT=$(realpath "$2")
 	HERE=$(cd "$(dirname "$0")" && pwd)
-	{
-		echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
-		echo "invocation=${BENCH_NB_INVOCATION:-bash bench/netbench.sh $1 OUTDIR}"
-		echo "kernel=$(uname -r)"
-		echo "cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)"
-		echo "cpus=$(nproc)"
-		echo "uid=$(id -u)"
-		echo "rounds=$ROUNDS duration=$DUR pin=$PIN"
-		echo "commit=$(git -C "$HERE/.." rev-parse --short HEAD 2>/dev/null || echo unknown)"
-		echo "iperf3=$(iperf3 --version | head -1)"
-		echo "sockperf=$(sockperf --version 2>&1 | head -1)"
-		echo "sandboxtime=$("$BIN" --version | head -1)"
-	} >"$OUT/facts.txt"
+	bench_meta = invocation "${BENCH_NB_INVOCATION:-bash bench/netbench.sh $1 OUTDIR}" \
+		cpu "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)" cpus "$(nproc)" \
+		rounds "$ROUNDS duration=$DUR pin=$PIN" iperf3 "$(iperf3 --version | head -1)" \
+		sockperf "$(sockperf --version 2>&1 | head -1)" sandboxtime "$("$BIN" --version | head -1)" >"$OUT/facts.txt"
 	# The private namespaces die with this process and its children.
 	unshare --user --map-root-user --net --mount --fork bash "$0" --inside "$BIN" "$OUT"
 	python3 "$HERE/netbench_peers.py" "$OUT" ${BENCH_NB_RESULTS:+"$BENCH_NB_RESULTS"}

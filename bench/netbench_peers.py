@@ -35,6 +35,8 @@ import re
 import statistics
 import sys
 
+from common import read_meta
+
 BOOTSTRAP = 2000
 SEED = 12
 
@@ -169,7 +171,7 @@ def modes(out, facts):
 
 def main():
     out = sys.argv[1]
-    facts = dict(l.rstrip("\n").split("=", 1) for l in open(os.path.join(out, "facts.txt")) if "=" in l)
+    facts = read_meta(os.path.join(out, "facts.txt"))
     doc = {"facts": facts, "modes": {}}
     md = []
     for mode, raw in modes(out, facts).items():

@@ -8,11 +8,12 @@ oci_compare.py OUT [--results FILE]      the setup table from OUT (markdown on
                                          stdout), and as FILE a bench/results
                                          table file for bench/summary.py
 """
-import glob
 import json
 import os
 import statistics
 import sys
+
+from common import hyperfine_round_medians, read_meta, write_results
 
 TOOLS = ("sandboxtime", "sandboxtime-cgroup", "sandboxtime-runtime", "crun", "runc")
 
@@ -27,21 +28,12 @@ def make_config(fixture, dst, host_id):
     json.dump(c, open(dst, "w"), indent=1)
 
 
-def medians(out, mode):
-    """{tool: [round median, ...]} in ms."""
-    per = {}
-    for path in sorted(glob.glob(os.path.join(out, "%s-round*.json" % mode))):
-        for r in json.load(open(path))["results"]:
-            per.setdefault(r["command"], []).append(statistics.median(r["times"]) * 1e3)
-    return per
-
-
 def rows(out):
-    facts = dict(l.strip().split("=", 1) for l in open(os.path.join(out, "facts.txt")) if "=" in l)
+    facts = read_meta(os.path.join(out, "facts.txt"))
     refused = [l.strip() for l in open(os.path.join(out, "refused.txt")) if l.strip()]
     table = []
     for mode in ("root", "nobody"):
-        per = medians(out, mode)
+        per = hyperfine_round_medians(out, mode)
         st = statistics.median(per["sandboxtime"]) if "sandboxtime" in per else None
         stc = statistics.median(per["sandboxtime-cgroup"]) if "sandboxtime-cgroup" in per else None
         for tool in TOOLS:
@@ -66,7 +58,7 @@ def main():
             "sandboxtime-cgroup / tool"]
     print("oci_compare, %s: kernel %s, %s, %s, %s, load %s, %s" % (
         facts["date"], facts["kernel"], facts["crun"], facts["runc"], facts["sandboxtime"],
-        facts["loadavg"], facts["rounds"]))
+        facts["load"], facts["rounds"]))
     print()
     print("| " + " | ".join(cols) + " |")
     print("|---|---|---:|---|---:|---:|")
@@ -82,10 +74,8 @@ def main():
             "notes": "docs/bench-notes/17-oci-compare.md",
             "columns": cols, "align": ["---", "---", "---:", "---", "---:", "---:"], "rows": table,
             "text": ["Machine: kernel %s, load %s at the end; %s; %s, %s." % (
-                facts["kernel"], facts["loadavg"], facts["rounds"], facts["crun"], facts["runc"])]}}}
-        with open(sys.argv[3], "w") as f:
-            json.dump(res, f, indent=1, ensure_ascii=False)
-            f.write("\n")
+                facts["kernel"], facts["load"], facts["rounds"], facts["crun"], facts["runc"])]}}}
+        write_results(sys.argv[3], res)
 
 
 main()

@@ -10,7 +10,7 @@
 # refuses to start while the unified hierarchy lists a controller ("cgroups
 # in hybrid mode not supported"), so every tool runs in a private mount
 # namespace where an empty file is bound over
-# /sys/fs/cgroup/unified/cgroup.controllers (bench/crun_compare.sh does the
+# /sys/fs/cgroup/unified/cgroup.controllers (bench/lab/crun_compare.sh does the
 # same); crun runs with --cgroup-manager=disabled. sandboxtime-runtime is
 # sandboxtime as an OCI runtime (`sandboxtime run --bundle B ID`, runc's
 # command line): the comparison with crun run and runc run is like for like. runc makes and removes a
@@ -25,14 +25,12 @@
 # ROUNDS (default 3), RUNS (hyperfine runs per command and round, default 30).
 # Then: python3 bench/oci_compare.py OUT_DIR [--results bench/results/oci.json]
 set -euo pipefail
+source "$(dirname "$0")/lib.sh"
 BIN=$(realpath "${1:?usage: bench/oci_compare.sh path/to/sandboxtime [OUT_DIR]}")
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
 ROUNDS=${ROUNDS:-3}
 RUNS=${RUNS:-30}
-[ "$(id -u)" -eq 0 ] || { echo "oci_compare: needs root (it runs the rootless part as nobody)" >&2; exit 1; }
-for t in crun runc hyperfine busybox; do
-	command -v $t >/dev/null || { echo "oci_compare: $t is not installed (sh .ci/install-deps bench)" >&2; exit 1; }
-done
+bench_need_root oci_compare "it runs the rootless part as nobody"
+bench_need_tools oci_compare crun runc hyperfine busybox
 TMP=$(mktemp -d /tmp/st-oci.XXXXXX)
 chmod 755 "$TMP"
 trap 'rm -rf "$TMP"' EXIT
@@ -47,9 +45,9 @@ cp "$BIN" "$TMP/sandboxtime"
 for m in root nobody; do
 	mkdir -p "$TMP/$m" "$TMP/$m-state" "$TMP/$m-st"
 	cp -a "$TMP/rootfs" "$TMP/$m/rootfs"
-	fixture=$ROOT/configs/oci/runc-spec.json id=0
-	[ $m = nobody ] && fixture=$ROOT/configs/oci/runc-spec-rootless.json id=$(id -u nobody)
-	python3 "$ROOT/bench/oci_compare.py" --config "$fixture" "$TMP/$m/config.json" "$id"
+	fixture=$BENCH_ROOT/configs/oci/runc-spec.json id=0
+	[ $m = nobody ] && fixture=$BENCH_ROOT/configs/oci/runc-spec-rootless.json id=$(id -u nobody)
+	python3 "$BENCH_ROOT/bench/oci_compare.py" --config "$fixture" "$TMP/$m/config.json" "$id"
 done
 chown nobody "$TMP/nobody-state" "$TMP/nobody-st"
 chmod 700 "$TMP/root-st" "$TMP/nobody-st"
@@ -100,14 +98,6 @@ for m in root nobody; do for t in sandboxtime sandboxtime-cgroup sandboxtime-run
 unshare --mount --propagation private sh "$TMP/inner.sh"
 cp "$TMP"/hf/*.json "$OUT"/
 "$TMP/sandboxtime" --repeat=0 -J -o "$OUT/steps-root.json" --config="$TMP/root/config.json" >/dev/null
-{
-	echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
-	echo "commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)"
-	echo "kernel=$(uname -r)"
-	echo "crun=$(crun --version | head -1)"
-	echo "runc=$(runc --version | head -1)"
-	echo "sandboxtime=$("$BIN" --version | head -1)"
-	echo "loadavg=$(cut -d' ' -f1-3 /proc/loadavg)"
-	echo "rounds=$ROUNDS rounds of $RUNS runs"
-} >"$OUT/facts.txt"
-python3 "$ROOT/bench/oci_compare.py" "$OUT"
+bench_meta = crun "$(crun --version | head -1)" runc "$(runc --version | head -1)" \
+	sandboxtime "$("$BIN" --version | head -1)" rounds "$ROUNDS rounds of $RUNS runs" >"$OUT/facts.txt"
+python3 "$BENCH_ROOT/bench/oci_compare.py" "$OUT"

@@ -10,27 +10,19 @@
 # Environment: BENCH_WHERE_ROUNDS (3), KERNEL (default: .ci/tools/vmlinuz-*),
 # PATH gets .ci/tools for qemu-aarch64-static.
 set -euo pipefail
-export LC_ALL=C
+source "$(dirname "$0")/lib.sh"
 
-[ $# -eq 2 ] || { echo "usage: bash bench/where.sh BIN OUTDIR" >&2; exit 2; }
+[ $# -eq 2 ] || bench_usage "bash bench/where.sh BIN OUTDIR"
 BIN=$(realpath "$1")
 OUT=$2
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
 ROUNDS=${BENCH_WHERE_ROUNDS:-3}
-KERNEL=${KERNEL:-$(ls "$ROOT"/.ci/tools/vmlinuz-* 2>/dev/null | tail -n 1)}
-export PATH="$PATH:$ROOT/.ci/tools"
+KERNEL=${KERNEL:-$(ls "$BENCH_ROOT"/.ci/tools/vmlinuz-* 2>/dev/null | tail -n 1)}
+export PATH="$PATH:$BENCH_ROOT/.ci/tools"
 kargs=()
 [ -n "$KERNEL" ] && kargs=(--kernel="$KERNEL")
 
-mkdir -p "$OUT/raw"
-{
-	echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
-	echo "commit: $(git -C "$ROOT" rev-parse --short HEAD)"
-	echo "kernel: $(uname -r)"
-	echo "vm_kernel: $(basename "${KERNEL:-none}")"
-	echo "kvm: $(ls /sys/module | grep -E '^kvm' | tr '\n' ' ')"
-	echo "load: $(cut -d' ' -f1-3 /proc/loadavg)"
-} >"$OUT/raw/meta.txt"
+bench_raw_begin "$OUT" vm_kernel "$(basename "${KERNEL:-none}")" \
+	kvm "$(ls /sys/module | grep -E '^kvm' | tr '\n' ' ')"
 for ((r = 0; r < ROUNDS; r++)); do
 	pin=()
 	((r % 2 == 1)) && pin=(--cpu=0)
@@ -38,5 +30,5 @@ for ((r = 0; r < ROUNDS; r++)); do
 	"$BIN" bench where "${kargs[@]}" "${pin[@]}" --vm-accel=tcg -J -o "$OUT/raw/tcg.$r.json"
 done
 /usr/bin/time -f "%e" -o "$OUT/raw/all.time" "$BIN" bench all "${kargs[@]}" -J -o "$OUT/raw/all.json"
-echo "load_end: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$OUT/raw/meta.txt"
-python3 "$ROOT/bench/where_results.py" "$OUT"
+bench_raw_end "$OUT"
+python3 "$BENCH_ROOT/bench/where_results.py" "$OUT"

@@ -8,11 +8,11 @@ One table per mode (unpinned: runs 0, 2, ...; pinned to CPU 0: runs 1, 3,
 ratio over the host's median of the same runs, and the articles' figures
 (/work/shared/SEEDS.md section 2) beside them.
 """
-import glob
-import json
 import os
 import statistics
 import sys
+
+from common import load_rounds, read_meta, write_results
 
 MIB64 = 64 * 1024 * 1024
 ARTICLES = {
@@ -24,13 +24,6 @@ ARTICLES = {
     "fork_100mb": "–",
     "start": "–",
 }
-
-
-def load(out, kind):
-    runs = {}
-    for p in glob.glob(os.path.join(out, "raw", kind + ".*.json")):
-        runs[int(p.rsplit(".", 2)[1])] = json.load(open(p))
-    return runs
 
 
 def cell(docs, place, op):
@@ -99,8 +92,8 @@ def table(docs_kvm, docs_tcg, mode, meta):
 
 def main():
     out = sys.argv[1]
-    meta = dict(l.rstrip("\n").split(": ", 1) for l in open(os.path.join(out, "raw", "meta.txt")))
-    kvm, tcg = load(out, "kvm"), load(out, "tcg")
+    meta = read_meta(os.path.join(out, "raw", "meta.txt"))
+    kvm, tcg = load_rounds(os.path.join(out, "raw"), "kvm"), load_rounds(os.path.join(out, "raw"), "tcg")
     tables = {}
     for mode, parity in (("unpinned", 0), ("pinned to CPU 0", 1)):
         idx = sorted(i for i in kvm if i % 2 == parity and i in tcg)
@@ -111,7 +104,7 @@ def main():
     tables["where"]["text"].append(
         "`sandboxtime bench all` with every default (the microVM on KVM, where included): %.1f s wall "
         "(target: under 180 s)." % all_time)
-    json.dump({"tables": tables}, open(os.path.join(out, "where.json"), "w"), indent=1, ensure_ascii=False)
+    write_results(os.path.join(out, "where.json"), {"tables": tables})
     print(os.path.join(out, "where.json"))
 
 
