@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # bench/run.sh BIN: every benchmark of sandboxtime; its full report goes to
 # docs/bench-notes/run.md (bench/analyze.py), its headline tables to
-# bench/results/run.json, and BENCHMARKS.md, the one-page summary, is
-# rendered from bench/summary.md.in and bench/results/*.json (bench/summary.py).
+# bench/results/run.json, and BENCHMARKS.md, the headline tables, and
+# docs/bench-notes/results.md, every table, are rendered from
+# bench/summary.md.in, bench/results.md.in and bench/results/*.json
+# (bench/summary.py). `make bench` (bench/all.sh) runs this and every other
+# script whose figures those pages quote.
 #
 #   bash bench/run.sh build/sandboxtime        (or: make bench)
 #
@@ -41,13 +44,11 @@
 # BENCH_NET_RUNS (50), BENCH_NET_WARMUP (3), BENCH_NET_GAP_MS (100): see
 # bench/net_steps.sh.
 set -euo pipefail
+source "$(dirname "$0")/lib.sh"
 
-if [ $# -ne 1 ]; then
-	echo "usage: bash bench/run.sh BIN" >&2
-	exit 2
-fi
+[ $# -eq 1 ] || bench_usage "bash bench/run.sh BIN"
 BIN=$(realpath "$1")
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ROOT=$BENCH_ROOT
 BUILD=$(dirname "$BIN")
 OUT_MD=${BENCH_NOTES:-$ROOT/docs/bench-notes/run.md}
 SUMMARY_MD=${BENCH_OUT:-$ROOT/BENCHMARKS.md}
@@ -64,7 +65,6 @@ case "$ONLY" in
 esac
 # A fixed PATH: unshare runs "true" through execvp, which tries every entry.
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
-export LC_ALL=C
 
 if [ -z "$ONLY" ]; then
 	for tool in hyperfine bwrap unshare gcc python3 setpriv strace; do
@@ -93,11 +93,13 @@ chmod 755 "$TMP"
 mkdir -p "$TMP/bin" "$TMP/out"
 
 # summary: the headline tables of the report in OUT_MD into
-# bench/results/run.json, then the one-page BENCHMARKS.md from it.
+# bench/results/run.json, then BENCHMARKS.md and docs/bench-notes/results.md
+# from it.
 summary() {
 	echo "bench: writing $SUMMARY_MD" >&2
 	python3 "$ROOT/bench/summary.py" --extract "$OUT_MD"
 	python3 "$ROOT/bench/summary.py" -o "$SUMMARY_MD"
+	python3 "$ROOT/bench/summary.py" --tables
 }
 
 # ---- BENCH_ONLY=net: 9. alone, then only section 7 of OUT_MD ---------------
@@ -155,18 +157,8 @@ BWRAP_ROOT="bwrap --unshare-all --ro-bind /usr /usr --symlink usr/bin /bin --sym
 	[ -n "${BENCH_COMMITS:-}" ] && inv="BENCH_COMMITS=\"$BENCH_COMMITS\" $inv"
 	[ "${BENCH_RCU_EXPEDITED:-0}" = 1 ] && inv="BENCH_RCU_EXPEDITED=1 $inv"
 	echo "invocation=$inv"
-	echo "kernel=$(uname -r)"
-	echo "cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)"
-	echo "cpus=$(nproc)"
-	echo "hypervisor=$(grep -qw hypervisor /proc/cpuinfo && echo yes || echo no)"
-	echo "rcu_expedited=$(cat /sys/kernel/rcu_expedited 2>/dev/null || echo unknown)"
+	bench_run_facts "$BIN"
 	echo "hz=$( (zcat /proc/config.gz 2>/dev/null || true) | sed -n 's/^CONFIG_HZ=//p')"
-	echo "loadavg=$(cut -d' ' -f1-3 /proc/loadavg)"
-	echo "user=$(id -un) (uid $(id -u))"
-	echo "sandboxtime=$("$ST" --version | head -1)"
-	echo "bin_sha256=$(sha256sum "$BIN" | cut -c1-16)"
-	echo "git=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo none)"
-	echo "git_dirty_src=$(git -C "$ROOT" status --porcelain -- src include Makefile 2>/dev/null | wc -l)"
 	echo "hyperfine=$(hyperfine --version)"
 	echo "bwrap=$(bwrap --version)"
 	echo "unshare=$(unshare --version)"
@@ -182,17 +174,14 @@ BWRAP_ROOT="bwrap --unshare-all --ro-bind /usr /usr --symlink usr/bin /bin --sym
 } >"$O/facts.txt"
 
 # crun: tried once; on a v1/v2 hybrid cgroup host it refuses to start (the
-# side-by-side that works around it, same config.json: bench/crun_compare.sh).
+# side-by-side that works around it, same config.json: bench/lab/crun_compare.sh).
 if command -v crun >/dev/null; then
 	mkdir -p "$TMP/crun/rootfs/bin" "$TMP/crun/rootfs/proc" "$TMP/crun/rootfs/dev" "$TMP/crun/rootfs/sys"
 	for f in /bin/true $(ldd /bin/true | grep -o '/[^ ]*'); do
 		mkdir -p "$TMP/crun/rootfs$(dirname "$f")"
 		cp -L "$f" "$TMP/crun/rootfs$f"
 	done
-	(cd "$TMP/crun" && crun spec && python3 -c '
-import json; c = json.load(open("config.json"))
-c["process"]["args"] = ["/bin/true"]; c["process"]["terminal"] = False
-json.dump(c, open("config.json", "w"))')
+	(cd "$TMP/crun" && crun spec && python3 -B "$ROOT/bench/oci_args.py" config.json /bin/true)
 	if crun run --bundle "$TMP/crun" "stbench-$$" >"$O/crun.txt" 2>&1; then
 		echo ok >"$O/crun.status"
 	else
@@ -402,7 +391,10 @@ if [ "${BENCH_RCU_EXPEDITED:-0}" = 1 ] && [ $IS_ROOT = 1 ] && [ -w /sys/kernel/r
 	RCU_OLD=""
 fi
 
-echo "loadavg_end=$(cut -d' ' -f1-3 /proc/loadavg)" >>"$O/facts.txt"
+{
+	echo "loadavg_end=$(bench_load)"
+	echo "steal_end=$(bench_steal)"
+} >>"$O/facts.txt"
 echo "bench: writing $OUT_MD" >&2
 python3 "$ROOT/bench/analyze.py" "$O" "$OUT_MD"
 summary
