@@ -1352,12 +1352,12 @@ elif status == "refused":
     w("This host mounts cgroup v1 controllers beside a cgroup2 hierarchy that holds a controller")
     w("(hybrid mode). crun 1.8 checks /sys/fs/cgroup/unified/cgroup.controllers before it looks at")
     w("the cgroup manager (libcrun_cgroup_enter), so `--cgroup-manager=disabled` and a config without")
-    w("linux.resources do not help. bench/crun_compare.sh runs it in a private mount namespace where an")
+    w("linux.resources do not help. bench/lab/crun_compare.sh runs it in a private mount namespace where an")
     w("empty file hides that list (the host is not changed): the side-by-side with the same config.json")
     w("is in section 9e.")
 else:
     w("crun is not installed; it is not part of this comparison (on a cgroup v1/v2 hybrid host crun")
-    w("1.8 refuses to start without the private mount namespace of bench/crun_compare.sh, section 9e).")
+    w("1.8 refuses to start without the private mount namespace of bench/lab/crun_compare.sh, section 9e).")
 w()
 
 # ---------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 # bench/launch_rounds.py OUTDIR ROUNDS RUNS NAME=CMD...: docs/bench-notes/12-launch-cuts.md. One hyperfine
 # call per round (-N, warmup 5), the commands in an order rotated each round, so that old and new
 # binaries share the machine's load; prints median of round medians, p5, min, p95. Ratios and CPU:
-# python3 bench/launch_ratios.py OUTDIR A/B ...
+# python3 bench/lab/launch_ratios.py OUTDIR A/B ...
 import json, os, subprocess, sys, statistics as s
 out, rounds, runs = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 specs = [a.split("=", 1) for a in sys.argv[4:]]

@@ -48,7 +48,7 @@ void st_deferred_probe_order(uint64_t seed, int order[ST_DEFERRED_NPROBE]);
 /*
  * The probe's pause between passes once it has spun for 200 us, in
  * microseconds: 20 by default, SANDBOXTIME_DEFERRED_POLL_US (0 to 100000)
- * to show that the figures do not depend on it (bench/deferred_poll.sh).
+ * to show that the figures do not depend on it (bench/lab/deferred_poll.sh).
  * 0 never sleeps: it yields the CPU between passes.
  */
 #define ST_DEFERRED_POLL_US_DEFAULT 20

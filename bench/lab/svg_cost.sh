@@ -3,7 +3,7 @@
 # sandboxtime itself (not its children: -f would slow every clone) gives the
 # time from the JSON report's last write to the chart's last write, which
 # covers building the document again and drawing and writing the SVG.
-# Usage: bench/svg_cost.sh BIN ROUNDS [layers options...]
+# Usage: bench/lab/svg_cost.sh BIN ROUNDS [layers options...]
 set -eu
 bin=${1:-build/sandboxtime}
 rounds=${2:-10}
@@ -16,7 +16,4 @@ for ((i = 0; i < rounds; i++)); do
 	strace -ttt -e trace=openat,write -o "$dir/trace" \
 		"$bin" layers "$@" -J -o "$dir/r.json" --svg="$dir/r.svg"
 	python3 "$here/svg_cost.py" "$dir/trace" "$dir/r.json" "$dir/r.svg"
-done | python3 -c '
-import statistics, sys
-v = sorted(float(x) for x in sys.stdin)
-print(f"svg cost over {len(v)} runs: median {statistics.median(v):.3f} ms, min {v[0]:.3f}, max {v[-1]:.3f}")'
+done | python3 "$here/svg_cost.py" --summary

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""bench/launch_perf.py SAMPLES N PERIOD_US: docs/bench-notes/24.
+"""bench/lab/launch_perf.py SAMPLES N PERIOD_US: docs/bench-notes/24.
 
-SAMPLES is bench/launch_perf.sh's perf script output of N launches sampled every PERIOD_US
+SAMPLES is bench/lab/launch_perf.sh's perf script output of N launches sampled every PERIOD_US
 (100 at 10 kHz). Each sample goes to one category by its stack: the syscall it is in (clone's
 namespaces one by one, the copy of the memory, exit's mm teardown and namespaces, seccomp's
 JIT and conversion, exec), page faults, glibc's CPUID probing in the dynamic loader (each

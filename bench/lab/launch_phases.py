@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""bench/launch_phases.py TRACE MATCH [--timeline I]: docs/bench-notes/24.
+"""bench/lab/launch_phases.py TRACE MATCH [--timeline I]: docs/bench-notes/24.
 
-TRACE is bench/launch_trace.sh's output; MATCH a part of the launcher's path (st-final, bwrap,
+TRACE is bench/lab/launch_trace.sh's output; MATCH a part of the launcher's path (st-final, bwrap,
 unshare). Per launch, from the launcher's execve to its parent's wait4 returning:
   startup    execve to the launcher's first clone/clone3 (exec, dynamic loading, its own work)
   clone      that clone call

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * syscall_loop: the workload of bench/crun_compare.sh. Times N getppid(2)
+ * syscall_loop: the workload of bench/lab/crun_compare.sh. Times N getppid(2)
  * calls back to back and prints nanoseconds per call; built static, so that
  * it runs in a root that holds nothing else. Exits 1 if the loop's checksum
  * is wrong (a loop the compiler dropped would be a lie). Shares no code with

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# bench/launch_ratios.py OUTDIR A/B ...: per-round ratios of medians, p5/p5, min/min, and CPU
+# bench/lab/launch_ratios.py OUTDIR A/B ...: per-round ratios of medians, p5/p5, min/min, and CPU
 # (user+sys) per command, from the rounds bench/launch_rounds.py wrote.
 import json, sys, glob, statistics as s
 d = sys.argv[1]; pairs = [p.split("/") for p in sys.argv[2:]]

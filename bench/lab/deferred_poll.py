@@ -1,7 +1,7 @@
-"""bench/deferred_poll.py CMP.json POLL_US: the deferred_by_type rows of a
+"""bench/lab/deferred_poll.py CMP.json POLL_US: the deferred_by_type rows of a
 `sandboxtime compare -J` of the 20 us run (A) against the POLL_US run (B),
 one line each, and whether more of them differ than chance explains
-(bench/deferred_poll.sh). Exit status 1 when they do."""
+(bench/lab/deferred_poll.sh). Exit status 1 when they do."""
 import json, sys
 cmp, poll = json.load(open(sys.argv[1])), int(sys.argv[2])
 bad = 0

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# bench/launch_trace.sh OUT N CMD...: scheduler and syscall events of N runs of CMD (a shell
+# bench/lab/launch_trace.sh OUT N CMD...: scheduler and syscall events of N runs of CMD (a shell
 # command line run by bash -c, so that several launchers can alternate in one session) into OUT,
 # from a tracefs instance of its own ("launch"), following forks. docs/bench-notes/24: read with
-# bench/launch_phases.py. Root; mounts tracefs on /sys/kernel/tracing if it is not.
+# bench/lab/launch_phases.py. Root; mounts tracefs on /sys/kernel/tracing if it is not.
 set -euo pipefail
-[ $# -eq 3 ] || { echo "usage: bash bench/launch_trace.sh OUT N 'CMD; CMD2'" >&2; exit 2; }
+[ $# -eq 3 ] || { echo "usage: bash bench/lab/launch_trace.sh OUT N 'CMD; CMD2'" >&2; exit 2; }
 out=$1 n=$2 cmd=$3
 T=/sys/kernel/tracing
 mountpoint -q $T || mount -t tracefs nodev $T

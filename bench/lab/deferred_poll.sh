@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/deferred_poll.sh BIN: do the deferred figures depend on the probe's
+# bench/lab/deferred_poll.sh BIN: do the deferred figures depend on the probe's
 # poll rate? (issue 27) The probe spins for 200 us, then pauses between its
 # passes over the pending types: 20 us by default. If the figures measured
 # the poll rather than the kernel, a pause of 0 (yield only) or 1000 us
@@ -11,8 +11,8 @@
 # so the check fails only when more figures differ than chance explains
 # (5% of them).
 #
-#   bash bench/deferred_poll.sh build/sandboxtime          (10 samples, the most)
-#   OUT=dir bash bench/deferred_poll.sh build/sandboxtime  (keeps the reports)
+#   bash bench/lab/deferred_poll.sh build/sandboxtime          (10 samples, the most)
+#   OUT=dir bash bench/lab/deferred_poll.sh build/sandboxtime  (keeps the reports)
 #
 # Exit status: 0 every figure agrees, 1 one does not. Run it on a quiet
 # machine: other load delays the kernel's work queues for one run and not
