@@ -20,7 +20,7 @@ check is out of tolerance.
 
 deferred_check.py --merge OUT.json RUN1.json RUN2.json...: one table of
 several runs' RESULTS files side by side (ratio, interval and verdict of
-each), for BENCHMARKS.md.
+each), for docs/bench-notes/results.md.
 """
 import json
 import os

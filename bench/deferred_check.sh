@@ -5,7 +5,7 @@
 #   bash bench/deferred_check.sh build/sandboxtime          (N=20 samples each)
 #   N=3 GAP_MS=200 bash bench/deferred_check.sh build/sandboxtime   (a short try)
 #   RESULTS=bench/results/deferred.json bash bench/deferred_check.sh ...
-#       also writes the checks as BENCHMARKS.md's table (bench/deferred_check.py)
+#       also writes the checks as the table of docs/bench-notes/results.md (bench/deferred_check.py)
 #
 # (a) Consistency: the network namespace's freed time (deferred_by_type.net,
 #     median) measured with --ns=net, inside --ns=all, and with --ns=all

@@ -1,27 +1,35 @@
 #!/usr/bin/env python3
-"""BENCHMARKS.md, the one-page summary, from a template and the last results.
+"""BENCHMARKS.md, the one-page summary, and docs/bench-notes/results.md,
+every result table, from templates and the last results.
 
 usage: summary.py [-o FILE|-]            render bench/summary.md.in with
                                          bench/results/*.json into FILE
                                          (default: BENCHMARKS.md at the top)
+       summary.py --tables [-o FILE|-]   render bench/results.md.in into FILE
+                                         (default: docs/bench-notes/results.md)
        summary.py --extract REPORT.md [OUT|-]
                                          the headline tables of the report that
                                          bench/analyze.py wrote for the last
                                          full bench/run.sh (docs/bench-notes/
                                          run.md) into OUT (bench/results/run.json)
 
-bench/run.sh runs --extract and then renders, so the page always shows its
-last run; results that run.sh does not measure (netbench against iperf3,
-reliability) are kept in bench/results/ by hand, each with the command that
-produced it, its date and its commit. Rendering measures nothing and reads
-nothing else: the committed page is exactly what this script makes from the
-committed results (tests/integration/lint.sh checks that).
+bench/run.sh runs --extract and then renders both pages, so they always
+show its last run; `make bench` (bench/all.sh) runs every script whose
+figures the pages quote and merges their tables into bench/results/. Each
+table keeps the command that produced it, its date and its commit.
+Rendering measures nothing and reads nothing else: the committed pages are
+exactly what this script makes from the committed results
+(tests/integration/lint.sh checks that), and every table of bench/results/
+is on one page or the other (rendering fails otherwise).
 
 A result file is {"tables": {ID: TABLE}}; a TABLE has "title", "command"
 (one line or a list), "date", "commit", "notes" (the file under docs/bench-notes/
 with the details), "columns", "align" (optional, one markdown alignment cell per
-column), "rows" and optional "text" (lines printed under the table). The
-template names a table with a line "@@table FILE.ID@@" (FILE without .json).
+column), "rows" and optional "text" (lines printed under the table). A
+template names a table with a line "@@table FILE.ID@@" (FILE without .json):
+the table in full, its command, date and commit above it and its text below;
+"@@headline FILE.ID@@" gives the rows with one line above them, the command
+that made them and where the details are.
 """
 import glob
 import json
@@ -30,8 +38,10 @@ import re
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-TEMPLATE = os.path.join(ROOT, "bench", "summary.md.in")
 RESULTS = os.path.join(ROOT, "bench", "results")
+# The pages: (template, default output), each output's links relative to it.
+SUMMARY = (os.path.join(ROOT, "bench", "summary.md.in"), os.path.join(ROOT, "BENCHMARKS.md"))
+TABLES = (os.path.join(ROOT, "bench", "results.md.in"), os.path.join(ROOT, "docs", "bench-notes", "results.md"))
 
 
 def load_results():
@@ -42,47 +52,78 @@ def load_results():
     return res
 
 
-def render_table(t):
-    out = []
-    cmds = t["command"] if isinstance(t["command"], list) else [t["command"]]
-    out.append("Produced on %s at commit %s by the command below; details in [%s](%s)." % (
-        t["date"], t["commit"], t["notes"], t["notes"]))
-    out.append("")
-    out.append("```")
-    out.extend(cmds)
-    out.append("```")
-    out.append("")
+def link(notes, page_dir):
+    """A markdown link to NOTES (a path from the top) from a page in PAGE_DIR."""
+    return "[%s](%s)" % (notes, os.path.relpath(os.path.join(ROOT, notes), page_dir))
+
+
+def table_rows(t):
     cols = t["columns"]
     align = t.get("align") or ["---"] * len(cols)
-    out.append("| " + " | ".join(cols) + " |")
-    out.append("|" + "|".join(align) + "|")
+    out = ["| " + " | ".join(cols) + " |", "|" + "|".join(align) + "|"]
     for row in t["rows"]:
         if len(row) != len(cols):
             raise SystemExit("summary: %s: row %r has %d cells for %d columns" % (
                 t["title"], row, len(row), len(cols)))
         out.append("| " + " | ".join(row) + " |")
+    return out
+
+
+def render_table(t, page_dir=ROOT):
+    cmds = t["command"] if isinstance(t["command"], list) else [t["command"]]
+    out = ["Produced on %s at commit %s by the command below; details in %s." % (
+        t["date"], t["commit"], link(t["notes"], page_dir)), "", "```"]
+    out.extend(cmds)
+    out.extend(["```", ""])
+    out.extend(table_rows(t))
     if t.get("text"):
         out.append("")
         out.extend(t["text"])
     return out
 
 
-def render(res):
-    with open(TEMPLATE, encoding="utf-8") as f:
+def render_headline(t, page_dir=ROOT):
+    """The rows, under the command that made them (its first line, without
+    the comment), its date and commit, and the link to the details."""
+    cmd = (t["command"] if isinstance(t["command"], list) else [t["command"]])[0]
+    cmd = re.sub(r"\s+#.*$", "", cmd)
+    out = ["`%s` (%s, %s; %s)" % (cmd, t["date"], t["commit"], link(t["notes"], page_dir)), ""]
+    return out + table_rows(t)
+
+
+def render(res, template, page_dir, used=None):
+    """TEMPLATE with its tables from RES, for a page in PAGE_DIR; the
+    (file, id) of each table it names is added to USED."""
+    with open(template, encoding="utf-8") as f:
         lines = f.read().split("\n")
     out = []
     for line in lines:
-        m = re.fullmatch(r"@@table (\w+)\.([\w-]+)@@", line)
+        m = re.fullmatch(r"@@(table|headline) (\w+)\.([\w-]+)@@", line)
         if m:
-            fname, tid = m.groups()
+            kind, fname, tid = m.groups()
             try:
                 t = res[fname]["tables"][tid]
             except KeyError:
-                raise SystemExit("summary: the template names %s.%s, which bench/results/ lacks" % (fname, tid))
-            out.extend(render_table(t))
+                raise SystemExit("summary: %s names %s.%s, which bench/results/ lacks" % (
+                    os.path.basename(template), fname, tid))
+            if used is not None:
+                used.add((fname, tid))
+            out.extend((render_table if kind == "table" else render_headline)(t, page_dir))
             continue
         out.append(re.sub(r"@(\w+)\.(\w+)@", lambda m: str(res[m.group(1)][m.group(2)]), line))
     return "\n".join(out).rstrip("\n") + "\n"
+
+
+def render_pages(res):
+    """{page: text} for both pages; every table of RES is on one of them."""
+    used = set()
+    pages = {}
+    for template, page in (SUMMARY, TABLES):
+        pages[page] = render(res, template, os.path.dirname(page), used)
+    left = sorted("%s.%s" % (f, tid) for f, doc in res.items() for tid in doc["tables"] if (f, tid) not in used)
+    if left:
+        raise SystemExit("summary: no page shows %s (name it in bench/results.md.in)" % ", ".join(left))
+    return pages
 
 
 # ---------------------------------------------------------------------------
@@ -200,12 +241,15 @@ def main(argv):
     if argv[:1] == ["--extract"] and len(argv) in (2, 3):
         extract(*argv[1:])
         return
-    out = os.path.join(ROOT, "BENCHMARKS.md")
+    template, out = SUMMARY
+    if argv[:1] == ["--tables"]:
+        template, out = TABLES
+        argv = argv[1:]
     if argv[:1] == ["-o"] and len(argv) == 2:
         out = argv[1]
     elif argv:
         raise SystemExit(__doc__.split("\n\n")[1])
-    text = render(load_results())
+    text = render_pages(load_results())[(SUMMARY if template == SUMMARY[0] else TABLES)[1]]
     if out == "-":
         sys.stdout.write(text)
     else:

@@ -10,7 +10,7 @@ and none is refused (each page faulted once, each populated page resident).
 What the limits must show: under the cpu quota the cgroup was throttled
 (the kernel's own count, cpu.stat's nr_throttled, flagged), and no other
 place was. How late a sleep woke under the quota is a timing, left to
-bench/ (BENCHMARKS.md): on a loaded machine the spinner may not use up its
+bench/ (docs/bench-notes/results.md): on a loaded machine the spinner may not use up its
 quota before the sleeper wakes (a fresh Debian 12 saw 549 us), so a test
 cannot ask for a figure.
 """
