@@ -274,11 +274,12 @@ valgrind:
 		fi; \
 	done; echo "valgrind: $(words $(UNIT_BINS)) unit test binaries, $$failed failed"; [ $$failed -eq 0 ]
 
+# Every script whose figures BENCHMARKS.md and docs/bench-notes/results.md quote
+# (bench/all.sh: as root, hours on 2 CPUs), then both pages rendered again.
 bench:
 	$(Q)sh .ci/install-deps bench
 	$(Q)$(MAKE) --no-print-directory all
-	$(Q)bash bench/run.sh $(BIN)
-	$(Q)if [ "$$(id -u)" = 0 ]; then bash bench/orphans.sh $(BIN); else echo "bench: bench/orphans.sh skipped (it needs root)"; fi
+	$(Q)bash bench/all.sh $(BIN)
 
 # libFuzzer targets (fuzz/fuzz_*.c), one per parser of outside input, built
 # with clang into build-fuzz/: libFuzzer does not mix with gcc's objects, so
