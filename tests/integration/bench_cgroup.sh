@@ -27,6 +27,7 @@ t_json_root() {
 	dir=$(st_scratch) || return 1
 	before=$(cg_all)
 	st_run root bench cgroup --repeat=2 -J -o "$dir/c.json" || return 1
+	"$ST_PY" -B "$ST_PYDIR/steal_check.py" "$dir/c.json" || return 1   # host.steal (steal.sh)
 	expect_rc 0 && expect_clean || return 1
 	expect_no_new_cgroup "$before" || return 1
 	"$ST_PY" -B "$ST_PYDIR/bench_cgroup_check.py" "$dir/c.json" 2 all

@@ -15,6 +15,7 @@ t_json() {
 	local mode=$1 dir
 	dir=$(st_scratch) || return 1
 	st_run "$mode" bench churn --count=20 --parallel=1,2 --ns=net -J -o "$dir/c.json" || return 1
+	"$ST_PY" -B "$ST_PYDIR/steal_check.py" "$dir/c.json" || return 1   # host.steal (steal.sh)
 	expect_rc 0 && expect_clean || return 1
 	"$ST_PY" -B "$ST_PYDIR/bench_churn_check.py" "$dir/c.json" 20 1,2 1000 net
 }

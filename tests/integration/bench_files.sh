@@ -24,6 +24,7 @@ t_json() {
 	local mode=$1 dir
 	dir=$(st_scratch) || return 1
 	st_run "$mode" bench files --files=$FILES --repeat=2 -J -o "$dir/f.json" || return 1
+	"$ST_PY" -B "$ST_PYDIR/steal_check.py" "$dir/f.json" || return 1   # host.steal (steal.sh)
 	expect_rc 0 && expect_clean && expect_no_scratch || { st_show; return 1; }
 	"$ST_PY" -B "$ST_PYDIR/bench_grid_check.py" "$dir/f.json" files 2 "$mode"
 }

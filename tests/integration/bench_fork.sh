@@ -12,6 +12,7 @@ t_json() {
 	local mode=$1 dir
 	dir=$(st_scratch) || return 1
 	st_run "$mode" bench fork --sizes=$SIZES --repeat=3 -J -o "$dir/f.json" || return 1
+	"$ST_PY" -B "$ST_PYDIR/steal_check.py" "$dir/f.json" || return 1   # host.steal (steal.sh)
 	expect_rc 0 && expect_clean || return 1
 	"$ST_PY" -B "$ST_PYDIR/bench_fork_check.py" "$dir/f.json" "$SIZES" 3
 }

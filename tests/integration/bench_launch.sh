@@ -13,6 +13,7 @@ t_json() {
 	local mode=$1 dir
 	dir=$(st_scratch) || return 1
 	st_run "$mode" bench launch --repeat=2 -J -o "$dir/l.json" || return 1
+	"$ST_PY" -B "$ST_PYDIR/steal_check.py" "$dir/l.json" || return 1   # host.steal (steal.sh)
 	expect_rc 0 && expect_clean || return 1
 	"$ST_PY" -B "$ST_PYDIR/bench_launch_check.py" "$dir/l.json" 2
 }

@@ -19,6 +19,7 @@ t_json() {
 	before=$(host_mounts)
 	st_run "$mode" bench mounts --mounts=$MOUNTS --background=$BACKGROUND --repeat=2 -J \
 		-o "$dir/m.json" || return 1
+	"$ST_PY" -B "$ST_PYDIR/steal_check.py" "$dir/m.json" || return 1   # host.steal (steal.sh)
 	expect_rc 0 && expect_clean || { st_show; return 1; }
 	expect_eq "$(host_mounts)" "$before" || return 1
 	! grep -q sandboxtime-mounts /proc/self/mountinfo || { echo "a bench tmpfs is left"; return 1; }

@@ -11,6 +11,7 @@ t_json() {
 	local mode=$1 dir
 	dir=$(st_scratch) || return 1
 	st_run "$mode" bench userns --repeat=2 -J -o "$dir/u.json" || return 1
+	"$ST_PY" -B "$ST_PYDIR/steal_check.py" "$dir/u.json" || return 1   # host.steal (steal.sh)
 	expect_rc 0 && expect_clean || { st_show; return 1; }
 	"$ST_PY" -B "$ST_PYDIR/bench_grid_check.py" "$dir/u.json" userns 2 "$mode" --all-places
 }
