@@ -46,22 +46,24 @@ each_mode "layers --format=prometheus: seconds, as clone_loop's microseconds say
 
 # iperf3 over loopback in a network namespace of its own (root: unshare -n;
 # nobody: unshare -rn), server and client in it; the namespace ends with them.
+# Both tools pin the two ends to two CPUs (netbench --cpu-pin, iperf3 -A):
+# unpinned, whether the ends share a CPU moves either figure by up to 2x.
 iperf3_loopback() {
 	local mode=$1 out=$2 nsflags=-n
 	[ "$mode" = nobody ] && nsflags=-rn
 	# shellcheck disable=SC2016 # expanded by the inner shell
 	as "$mode" unshare $nsflags sh -c '
 		ip link set lo up || exit 1
-		iperf3 -s -1 -p 5201 >/dev/null 2>&1 & s=$!
+		iperf3 -s -1 -A 1 -p 5201 >/dev/null 2>&1 & s=$!
 		i=0; until ss -ltn | grep -q ":5201 "; do i=$((i + 1)); [ $i -lt 100 ] || exit 1; sleep 0.05; done
-		iperf3 -c 127.0.0.1 -p 5201 -t 2 -O 1 -J >"$1"; rc=$?
+		iperf3 -c 127.0.0.1 -A 0 -p 5201 -t 2 -O 1 -J >"$1"; rc=$?
 		wait $s; exit $rc' sh "$out"
 }
 
 t_netbench() {
 	local mode=$1 dir
 	dir=$(st_scratch) || return 1
-	st_run "$mode" netbench --repeat=1 --duration=1 -J -o "$dir/nb.json" || return 1
+	st_run "$mode" netbench --repeat=1 --duration=1 --cpu-pin -J -o "$dir/nb.json" || return 1
 	expect_rc 0 && expect_clean || return 1
 	iperf3_loopback "$mode" "$dir/iperf3.json" || { echo "iperf3 failed"; cat "$dir/iperf3.json" 2>/dev/null | head -5; return 1; }
 	ref netbench "$dir/nb.json" "$dir/iperf3.json"

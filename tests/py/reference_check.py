@@ -14,7 +14,9 @@ reference_check.py prom LAYERS.prom CLONE_LOOP.jsonl WALL_S
     clone_loop's in us (within 20x), no clone faster than a microsecond, and
     all the setup and teardown time summed within the run's wall time WALL_S
 reference_check.py netbench NETBENCH.json IPERF3.json
-    netbench's host-path throughput against iperf3's over loopback
+    netbench's host-path throughput against iperf3's over loopback, both
+    pinned to two CPUs (within 3x: pinned, five runs read 0.77-1.23; a
+    figure in bytes instead of bits reads 1/8)
 """
 import json
 import re
@@ -100,7 +102,7 @@ def cmd_netbench(report, iperf):
         raise Mismatch(f"no single host path in {[p['path'] for p in d['paths']]}")
     bps = json.load(open(iperf))["end"]["sum_received"]["bits_per_second"]
     agree("host-path throughput, Gbit/s (iperf3 over loopback)", host[0]["throughput_gbps"]["median"],
-          bps / 1e9, ratio=5.0)
+          bps / 1e9, ratio=3.0)
 
 
 def main():
