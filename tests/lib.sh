@@ -51,6 +51,12 @@ unset PYTHONOPTIMIZE
 
 is_root() { [ "$(id -u)" -eq 0 ]; }
 
+# nap SECONDS: a sleep without a fork (read times out on a pipe that never
+# gets data): the harness polls for a run's pid and for its leftovers after
+# every one of about 2,000 runs, and a forked sleep(1) costs more than the wait.
+exec {ST_NAPFD}<> <(:)
+nap() { read -r -t "$1" -u "$ST_NAPFD" _ || :; }
+
 # Runs a command as nobody (rootless mode), from a directory nobody can read.
 as_nobody() {
 	(cd /tmp && setpriv --reuid=nobody --regid=nogroup --clear-groups "$@")
@@ -134,8 +140,13 @@ mode_uid() { if [ "$1" = nobody ]; then id -u nobody; else id -u; fi; }
 
 # st_scratch: a fresh directory in $ST_TMP that nobody can write to too.
 st_scratch() {
-	local d
-	d=$(mktemp -d "$ST_TMP/run.XXXXXX") && chmod 1777 "$d" && echo "$d"
+	local d i
+	for ((i = 0; i < 100; i++)); do
+		d=$ST_TMP/run.$RANDOM$RANDOM
+		mkdir -m 1777 "$d" 2>/dev/null && { echo "$d"; return 0; }
+	done
+	echo "no scratch directory under $ST_TMP" >&2
+	return 1
 }
 
 # st_start MODE ARG...: starts sandboxtime ARG... in the background as MODE
@@ -156,11 +167,11 @@ st_start() {
 	fi
 	ST_JOB=$!
 	# (an arithmetic loop: a caller's IFS must not turn $(seq) into one word)
-	for ((i = 0; i < 200; i++)); do
+	for ((i = 0; i < 2500; i++)); do
 		[ -s "$ST_DIR/pid" ] && break
-		sleep 0.025
+		nap 0.002
 	done
-	ST_PID=$(cat "$ST_DIR/pid" 2>/dev/null)
+	{ read -r ST_PID <"$ST_DIR/pid"; } 2>/dev/null
 	if [ -z "$ST_PID" ]; then
 		echo "sandboxtime did not start"
 		return 1
@@ -181,6 +192,33 @@ st_run() {
 	st_finish
 }
 
+# st_session_pids SID: the pid of every process in session SID, from
+# /proc/PID/stat (the fourth field after the command's closing parenthesis),
+# without a fork: it runs after every run.
+st_session_pids() {
+	local f line rest
+	for f in /proc/[0-9]*/stat; do
+		{ read -r line <"$f"; } 2>/dev/null || continue
+		rest=${line##*) }
+		rest=${rest#* } rest=${rest#* } rest=${rest#* }
+		[ "${rest%% *}" = "$1" ] && { f=${f#/proc/}; echo "${f%/stat}"; }
+	done
+	return 0
+}
+
+# st_session_busy SID: whether a process of session SID is still there (no
+# subshell: the test runs after every run).
+st_session_busy() {
+	local f line rest
+	for f in /proc/[0-9]*/stat; do
+		{ read -r line <"$f"; } 2>/dev/null || continue
+		rest=${line##*) }
+		rest=${rest#* } rest=${rest#* } rest=${rest#* }
+		[ "${rest%% *}" = "$1" ] && return 0
+	done
+	return 1
+}
+
 # st_session_procs SID: "pid ppid stat comm" of every process in session SID.
 st_session_procs() {
 	ps -e -o sid=,pid=,ppid=,stat=,comm= | awk -v s="$1" '$1 == s { $1 = ""; sub(/^ /, ""); print }'
@@ -189,14 +227,18 @@ st_session_procs() {
 # st_leftovers SID: sets ST_LEFT to the processes of session SID (a finished
 # sandboxtime's) still there after up to 2 s; kills those (they are ours).
 st_leftovers() {
-	local i pid
+	local pid
 	ST_LEFT=
 	[ -n "$1" ] || return 0
-	for ((i = 0; i < 40; i++)); do
-		ST_LEFT=$(st_session_procs "$1")
-		[ -z "$ST_LEFT" ] && return 0
-		sleep 0.05
+	# Up to 2 s (EPOCHREALTIME in microseconds, without the dot).
+	local until=$((${EPOCHREALTIME/./} + 2000000))
+	while st_session_busy "$1"; do
+		[ "${EPOCHREALTIME/./}" -lt "$until" ] || break
+		nap 0.005
 	done
+	st_session_busy "$1" || return 0
+	ST_LEFT=$(st_session_procs "$1")
+	[ -z "$ST_LEFT" ] && return 0
 	for pid in $(printf '%s\n' "$ST_LEFT" | awk '{ print $1 }'); do
 		kill -KILL "$pid" 2>/dev/null
 	done
