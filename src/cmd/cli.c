@@ -57,16 +57,15 @@ static const struct {
 	{ ST_CMD_COMPARE, " sandboxtime compare A.json B.json...    B over A for every figure, with bootstrap intervals\n" },
 };
 
-/*
- * The man page that tells more about each command. All in sandboxtime(1)
- * until the family pages (sandboxtime-bench(1), -netbench, -orphans,
- * -compare: issue 29.3) exist; then each row names its own.
- */
+/* The man page that tells more about each command: one page per family. */
 static const char *const man_pages[] = {
-	[ST_CMD_RUN] = "sandboxtime(1)",      [ST_CMD_LAYERS] = "sandboxtime(1)",
-	[ST_CMD_CLEANUP] = "sandboxtime(1)",  [ST_CMD_ORPHANS] = "sandboxtime(1)",
-	[ST_CMD_NETBENCH] = "sandboxtime(1)", [ST_CMD_BENCH] = "sandboxtime(1)",
-	[ST_CMD_COMPARE] = "sandboxtime(1)",
+	[ST_CMD_RUN] = "sandboxtime(1)",
+	[ST_CMD_LAYERS] = "sandboxtime(1)",
+	[ST_CMD_CLEANUP] = "sandboxtime(1)",
+	[ST_CMD_ORPHANS] = "sandboxtime-orphans(1)",
+	[ST_CMD_NETBENCH] = "sandboxtime-netbench(1)",
+	[ST_CMD_BENCH] = "sandboxtime-bench(1)",
+	[ST_CMD_COMPARE] = "sandboxtime-compare(1)",
 };
 
 static void bench_line(FILE *out, enum st_bench_kind k)
@@ -97,7 +96,7 @@ static const char usage_about[] =
 	"Measure what each layer of isolation costs: setup, ready, teardown and the\n"
 	"teardown the kernel finishes later, per namespace, then run CMD inside.\n"
 	"\n"
-	"Options:\n";
+	"Options of a run ('sandboxtime CMD --help' lists those of CMD):\n";
 
 static const char usage_tail[] =
 	"\n"
@@ -108,7 +107,9 @@ static const char usage_tail[] =
 	"compare: 0, or 1 with --fail-if-slower when a figure is slower by more than PCT;\n"
 	"125 if a file cannot be read or is not a sandboxtime report.\n"
 	"\n"
-	"For more details see sandboxtime(1).\n";
+	"For more details see sandboxtime(1); each command family has its page:\n"
+	"sandboxtime-bench(1), sandboxtime-netbench(1), sandboxtime-orphans(1),\n"
+	"sandboxtime-compare(1), sandboxtime-runtime(1); the method: sandboxtime-method(7).\n";
 
 /* " -o, --output=FILE", "     --no-new-privileges[=true|false]": --help's left column. */
 static int option_head(const struct st_cli_option *r, const char *arg_name, char *buf, size_t len)
@@ -157,12 +158,12 @@ static int listed(const struct st_cli_option *r, enum st_command c, enum st_benc
 	return c != ST_CMD_BENCH || !r->benches || (r->benches & ST_BENCH_NAME_BIT(k));
 }
 
-static void options_of(FILE *out, int all, enum st_command c, enum st_bench_kind k)
+static void options_of(FILE *out, enum st_command c, enum st_bench_kind k)
 {
 	for (size_t i = 0; i < st_cli_noptions; i++) {
 		const struct st_cli_option *r = &st_cli_options[i];
 
-		if (!all && !listed(r, c, k))
+		if (!listed(r, c, k))
 			continue;
 		print_entry(out, r, r->arg_name, r->help);
 		if (r->alt_arg)
@@ -176,7 +177,7 @@ void st_cli_usage(FILE *out)
 	for (size_t i = 0; i < ARRAY_SIZE(usage_lines); i++)
 		usage_line(out, i);
 	fputs(usage_about, out);
-	options_of(out, 1, ST_CMD_RUN, ST_BENCH_NAME_SYSCALL);
+	options_of(out, ST_CMD_RUN, ST_BENCH_NAME_SYSCALL);
 	fputs(usage_tail, out);
 }
 
@@ -202,7 +203,7 @@ void st_cli_help(FILE *out, const struct st_opts *o)
 	if (c == ST_CMD_BENCH)
 		fprintf(out, "\nWithout --repeat: %u rounds.\n", st_bench_repeat(&o->bench, k));
 	fputs("\nOptions:\n", out);
-	options_of(out, 0, c, k);
+	options_of(out, c, k);
 	fprintf(out, "\nFor more details see %s.\n", man_pages[c]);
 }
 
