@@ -150,20 +150,20 @@ static void print_entry(FILE *out, const struct st_cli_option *r, const char *ar
 	fprintf(out, "%s\n", line);
 }
 
-/* Whether option @r is listed in the help of @c (and of bench @k). */
-static int listed(const struct st_cli_option *r, enum st_command c, enum st_bench_kind k)
+/* Whether option @r is listed in the help of @c (and of the benches @benches). */
+static int listed(const struct st_cli_option *r, enum st_command c, unsigned benches)
 {
 	if (!(r->commands & ST_CMD_BIT(c)))
 		return 0;
-	return c != ST_CMD_BENCH || !r->benches || (r->benches & ST_BENCH_NAME_BIT(k));
+	return c != ST_CMD_BENCH || !r->benches || (r->benches & benches);
 }
 
-static void options_of(FILE *out, enum st_command c, enum st_bench_kind k)
+static void options_of(FILE *out, enum st_command c, unsigned benches)
 {
 	for (size_t i = 0; i < st_cli_noptions; i++) {
 		const struct st_cli_option *r = &st_cli_options[i];
 
-		if (!listed(r, c, k))
+		if (!listed(r, c, benches))
 			continue;
 		print_entry(out, r, r->arg_name, r->help);
 		if (r->alt_arg)
@@ -177,7 +177,7 @@ void st_cli_usage(FILE *out)
 	for (size_t i = 0; i < ARRAY_SIZE(usage_lines); i++)
 		usage_line(out, i);
 	fputs(usage_about, out);
-	options_of(out, ST_CMD_RUN, ST_BENCH_NAME_SYSCALL);
+	options_of(out, ST_CMD_RUN, 0);
 	fputs(usage_tail, out);
 }
 
@@ -191,19 +191,22 @@ void st_cli_help(FILE *out, const struct st_opts *o)
 		st_cli_usage(out);
 		return;
 	}
+	/* `bench NAME --help`: that bench's options; `bench --help`: every bench's. */
+	unsigned benches = c != ST_CMD_BENCH ? 0 : o->bench.name ? ST_BENCH_NAME_BIT(k) : ~0u;
+
 	fputs("Usage:\n", out);
 	for (size_t i = 0; i < ARRAY_SIZE(usage_lines); i++) {
 		if (usage_lines[i].command != c)
 			continue;
-		if (c == ST_CMD_BENCH)
+		if (c == ST_CMD_BENCH && o->bench.name)
 			bench_line(out, k);
 		else
 			usage_line(out, i);
 	}
-	if (c == ST_CMD_BENCH)
+	if (c == ST_CMD_BENCH && o->bench.name)
 		fprintf(out, "\nWithout --repeat: %u rounds.\n", st_bench_repeat(&o->bench, k));
 	fputs("\nOptions:\n", out);
-	options_of(out, c, k);
+	options_of(out, c, benches);
 	fprintf(out, "\nFor more details see %s.\n", man_pages[c]);
 }
 
@@ -365,6 +368,11 @@ static int parse_command(int argc, char **argv, struct st_opts *o, int *first,
 	if (strcmp(argv[1], "bench") == 0) {
 		o->command = ST_CMD_BENCH;
 		*first = 3;
+		/* `bench --help`: the family's help, as `git remote -h` (st_cli_help). */
+		if (argc >= 3 && (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0)) {
+			*first = 2;
+			return 0;
+		}
 		if (argc < 3 || argv[2][0] == '-')
 			return st_error_usage(err, "bench: which benchmark? (known: %s)", known_benches());
 		for (size_t i = 0; i < ST_BENCH_NAME_KINDS; i++)

@@ -23,7 +23,7 @@ page_commands() {
 	local b
 	case $1 in
 	sandboxtime) printf '%s\n' "" layers cleanup ;;
-	sandboxtime-bench) for b in $BENCHES; do echo "bench $b"; done ;;
+	sandboxtime-bench) echo bench; for b in $BENCHES; do echo "bench $b"; done ;;
 	sandboxtime-*) echo "${1#sandboxtime-}" ;;
 	esac
 }
@@ -341,6 +341,12 @@ test_command_help() {
 	printf '%s\n' "$h" | grep -q '^ sandboxtime bench where \[OPTIONS\]' || { echo "$h"; return 1; }
 	expect_eq "$(printf '%s\n' "$h" | grep -c '^ sandboxtime ')" 1 || return 1
 	printf '%s\n' "$h" | grep -q '^For more details see sandboxtime.*(1)\.$' || return 1
+	# `bench --help`: every bench's usage line and the family's page, no other command's options.
+	h=$("$ST_BIN" bench --help) || return 1
+	expect_eq "$(printf '%s\n' "$h" | grep -c '^ sandboxtime bench [a-z]* \[OPTIONS\]')" "$(wc -w <<<"$BENCHES")" || return 1
+	printf '%s\n' "$h" | grep -q -- '--kernel=PATH' || { echo "bench --help: no --kernel"; return 1; }
+	printf '%s\n' "$h" | grep -q -- '--cleanup\|--streams' && { echo "$h"; return 1; }
+	printf '%s\n' "$h" | grep -qx 'For more details see sandboxtime-bench(1)\.' || { echo "$h"; return 1; }
 	h=$("$ST_BIN" netbench --help) || return 1
 	printf '%s\n' "$h" | grep -q -- '--streams' || { echo "netbench: no --streams"; return 1; }
 	printf '%s\n' "$h" | grep -q -- '--kernel\|--cleanup' && { echo "$h"; return 1; }

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "sandboxtime/bench_registry.h"
 #include "sandboxtime/cli.h"
 #include "sandboxtime/netbench.h"
 #include "sandboxtime/compiler.h"
@@ -939,21 +940,22 @@ static void test_table_rows(void **state)
 	}
 }
 
-/* Whether row @r is in the help of command @c (and bench @k): its command bit, and its bench bits. */
-static int row_listed(const struct st_cli_option *r, enum st_command c, enum st_bench_kind k)
+/* Whether row @r is in the help of command @c (and of benches @benches): its command bit, and its bench bits. */
+static int row_listed(const struct st_cli_option *r, enum st_command c, unsigned benches)
 {
 	if (!(r->commands & ST_CMD_BIT(c)))
 		return 0;
-	return c != ST_CMD_BENCH || !r->benches || (r->benches & ST_BENCH_NAME_BIT(k));
+	return c != ST_CMD_BENCH || !r->benches || (r->benches & benches);
 }
 
 /*
- * The help of @c (bench @k; ST_CMD_RUN: `sandboxtime --help`) is the table: the
- * head and first help line of each row of that command, in the table's order,
- * and no other option line.
+ * The help of @c (bench @k, or with @k = ST_BENCH_NAME_KINDS `bench --help`, every
+ * bench's; ST_CMD_RUN: `sandboxtime --help`) is the table: the head and first help
+ * line of each row of that command, in the table's order, and no other option line.
  */
-static void check_help_from_table(enum st_command c, enum st_bench_kind k)
+static void check_help_from_table(enum st_command c, size_t k)
 {
+	unsigned benches = k < ST_BENCH_NAME_KINDS ? ST_BENCH_NAME_BIT(k) : ~0u;
 	char *text = NULL, *at;
 	size_t len = 0, entries = 0;
 	FILE *f = open_memstream(&text, &len);
@@ -962,7 +964,10 @@ static void check_help_from_table(enum st_command c, enum st_bench_kind k)
 	assert_non_null(f);
 	st_cli_defaults(&o);
 	o.help_for = c;
-	o.bench.kind = k;
+	if (k < ST_BENCH_NAME_KINDS) {
+		o.bench.kind = (enum st_bench_kind)k;
+		o.bench.name = st_benches[k].name;
+	}
 	st_cli_help(f, &o);
 	assert_int_equal(fclose(f), 0);
 	at = text;
@@ -970,7 +975,7 @@ static void check_help_from_table(enum st_command c, enum st_bench_kind k)
 		const struct st_cli_option *r = &st_cli_options[i];
 		char head[96], first[96];
 
-		if (!row_listed(r, c, k))
+		if (!row_listed(r, c, benches))
 			continue;
 		snprintf(head, sizeof(head), "%s--%s", r->short_name ? ", " : "     ", r->name);
 		snprintf(first, sizeof(first), "%.*s", (int)strcspn(r->help, "\n"), r->help);
@@ -990,15 +995,18 @@ static void check_help_from_table(enum st_command c, enum st_bench_kind k)
 	free(text);
 }
 
-/* `sandboxtime --help` lists a run's options; each command's help its own; each bench's its own. */
+/*
+ * `sandboxtime --help` lists a run's options; each command's help its own; each
+ * bench's its own; `bench --help` (k = ST_BENCH_NAME_KINDS) those of every bench.
+ */
 static void test_usage_from_table(void **state)
 {
 	(void)state;
 	for (enum st_command c = ST_CMD_RUN; c <= ST_CMD_COMPARE; c++)
 		if (c != ST_CMD_BENCH)
-			check_help_from_table(c, ST_BENCH_NAME_SYSCALL);
-	for (size_t k = 0; k < ST_BENCH_NAME_KINDS; k++)
-		check_help_from_table(ST_CMD_BENCH, (enum st_bench_kind)k);
+			check_help_from_table(c, ST_BENCH_NAME_KINDS);
+	for (size_t k = 0; k <= ST_BENCH_NAME_KINDS; k++)
+		check_help_from_table(ST_CMD_BENCH, k);
 }
 
 /* An argv that gives row @r to command @c: "layers --repeat=x", "bench syscall --all". */
