@@ -6,6 +6,7 @@
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
+DOCDIR ?= $(PREFIX)/share/doc/sandboxtime
 LIBEXECDIR ?= $(PREFIX)/libexec/sandboxtime
 DESTDIR ?=
 WERROR ?= 1
@@ -337,6 +338,7 @@ fuzz:
 
 # No setuid bit, ever: sandboxtime needs no privilege it does not already have.
 # Every page under man/ is installed: a new sandboxtime-*.1 or *.7 needs no line here.
+# docs/DESIGN.md too, in DOCDIR: the pages point to it for the contract and the design.
 MAN1 := $(sort $(wildcard man/*.1))
 MAN7 := $(sort $(wildcard man/*.7))
 
@@ -347,11 +349,13 @@ install: $(BIN) $(PROBES)
 	[ ! -e $(PROBE_AARCH64) ] || install -m 0755 $(PROBE_AARCH64) $(DESTDIR)$(LIBEXECDIR)/
 	install -m 0644 $(MAN1) $(DESTDIR)$(MANDIR)/man1/
 	$(if $(MAN7),install -d $(DESTDIR)$(MANDIR)/man7 && install -m 0644 $(MAN7) $(DESTDIR)$(MANDIR)/man7/)
+	install -d $(DESTDIR)$(DOCDIR)
+	install -m 0644 docs/DESIGN.md $(DESTDIR)$(DOCDIR)/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/sandboxtime $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN1))) \
 	      $(addprefix $(DESTDIR)$(MANDIR)/man7/,$(notdir $(MAN7)))
-	rm -rf $(DESTDIR)$(LIBEXECDIR)
+	rm -rf $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(DOCDIR)
 
 clean:
 	rm -rf $(BUILD)

@@ -57,16 +57,15 @@ static const struct {
 	{ ST_CMD_COMPARE, " sandboxtime compare A.json B.json...    B over A for every figure, with bootstrap intervals\n" },
 };
 
-/*
- * The man page that tells more about each command. All in sandboxtime(1)
- * until the family pages (sandboxtime-bench(1), -netbench, -orphans,
- * -compare: issue 29.3) exist; then each row names its own.
- */
+/* The man page that tells more about each command: one page per family. */
 static const char *const man_pages[] = {
-	[ST_CMD_RUN] = "sandboxtime(1)",      [ST_CMD_LAYERS] = "sandboxtime(1)",
-	[ST_CMD_CLEANUP] = "sandboxtime(1)",  [ST_CMD_ORPHANS] = "sandboxtime(1)",
-	[ST_CMD_NETBENCH] = "sandboxtime(1)", [ST_CMD_BENCH] = "sandboxtime(1)",
-	[ST_CMD_COMPARE] = "sandboxtime(1)",
+	[ST_CMD_RUN] = "sandboxtime(1)",
+	[ST_CMD_LAYERS] = "sandboxtime(1)",
+	[ST_CMD_CLEANUP] = "sandboxtime(1)",
+	[ST_CMD_ORPHANS] = "sandboxtime-orphans(1)",
+	[ST_CMD_NETBENCH] = "sandboxtime-netbench(1)",
+	[ST_CMD_BENCH] = "sandboxtime-bench(1)",
+	[ST_CMD_COMPARE] = "sandboxtime-compare(1)",
 };
 
 static void bench_line(FILE *out, enum st_bench_kind k)
@@ -97,7 +96,7 @@ static const char usage_about[] =
 	"Measure what each layer of isolation costs: setup, ready, teardown and the\n"
 	"teardown the kernel finishes later, per namespace, then run CMD inside.\n"
 	"\n"
-	"Options:\n";
+	"Options of a run ('sandboxtime CMD --help' lists those of CMD):\n";
 
 static const char usage_tail[] =
 	"\n"
@@ -108,7 +107,9 @@ static const char usage_tail[] =
 	"compare: 0, or 1 with --fail-if-slower when a figure is slower by more than PCT;\n"
 	"125 if a file cannot be read or is not a sandboxtime report.\n"
 	"\n"
-	"For more details see sandboxtime(1).\n";
+	"For more details see sandboxtime(1); each command family has its page:\n"
+	"sandboxtime-bench(1), sandboxtime-netbench(1), sandboxtime-orphans(1),\n"
+	"sandboxtime-compare(1), sandboxtime-runtime(1); the method: sandboxtime-method(7).\n";
 
 /* " -o, --output=FILE", "     --no-new-privileges[=true|false]": --help's left column. */
 static int option_head(const struct st_cli_option *r, const char *arg_name, char *buf, size_t len)
@@ -149,20 +150,20 @@ static void print_entry(FILE *out, const struct st_cli_option *r, const char *ar
 	fprintf(out, "%s\n", line);
 }
 
-/* Whether option @r is listed in the help of @c (and of bench @k). */
-static int listed(const struct st_cli_option *r, enum st_command c, enum st_bench_kind k)
+/* Whether option @r is listed in the help of @c (and of the benches @benches). */
+static int listed(const struct st_cli_option *r, enum st_command c, unsigned benches)
 {
 	if (!(r->commands & ST_CMD_BIT(c)))
 		return 0;
-	return c != ST_CMD_BENCH || !r->benches || (r->benches & ST_BENCH_NAME_BIT(k));
+	return c != ST_CMD_BENCH || !r->benches || (r->benches & benches);
 }
 
-static void options_of(FILE *out, int all, enum st_command c, enum st_bench_kind k)
+static void options_of(FILE *out, enum st_command c, unsigned benches)
 {
 	for (size_t i = 0; i < st_cli_noptions; i++) {
 		const struct st_cli_option *r = &st_cli_options[i];
 
-		if (!all && !listed(r, c, k))
+		if (!listed(r, c, benches))
 			continue;
 		print_entry(out, r, r->arg_name, r->help);
 		if (r->alt_arg)
@@ -176,7 +177,7 @@ void st_cli_usage(FILE *out)
 	for (size_t i = 0; i < ARRAY_SIZE(usage_lines); i++)
 		usage_line(out, i);
 	fputs(usage_about, out);
-	options_of(out, 1, ST_CMD_RUN, ST_BENCH_NAME_SYSCALL);
+	options_of(out, ST_CMD_RUN, 0);
 	fputs(usage_tail, out);
 }
 
@@ -190,19 +191,22 @@ void st_cli_help(FILE *out, const struct st_opts *o)
 		st_cli_usage(out);
 		return;
 	}
+	/* `bench NAME --help`: that bench's options; `bench --help`: every bench's. */
+	unsigned benches = c != ST_CMD_BENCH ? 0 : o->bench.name ? ST_BENCH_NAME_BIT(k) : ~0u;
+
 	fputs("Usage:\n", out);
 	for (size_t i = 0; i < ARRAY_SIZE(usage_lines); i++) {
 		if (usage_lines[i].command != c)
 			continue;
-		if (c == ST_CMD_BENCH)
+		if (c == ST_CMD_BENCH && o->bench.name)
 			bench_line(out, k);
 		else
 			usage_line(out, i);
 	}
-	if (c == ST_CMD_BENCH)
+	if (c == ST_CMD_BENCH && o->bench.name)
 		fprintf(out, "\nWithout --repeat: %u rounds.\n", st_bench_repeat(&o->bench, k));
 	fputs("\nOptions:\n", out);
-	options_of(out, 0, c, k);
+	options_of(out, c, benches);
 	fprintf(out, "\nFor more details see %s.\n", man_pages[c]);
 }
 
@@ -364,6 +368,11 @@ static int parse_command(int argc, char **argv, struct st_opts *o, int *first,
 	if (strcmp(argv[1], "bench") == 0) {
 		o->command = ST_CMD_BENCH;
 		*first = 3;
+		/* `bench --help`: the family's help, as `git remote -h` (st_cli_help). */
+		if (argc >= 3 && (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0)) {
+			*first = 2;
+			return 0;
+		}
 		if (argc < 3 || argv[2][0] == '-')
 			return st_error_usage(err, "bench: which benchmark? (known: %s)", known_benches());
 		for (size_t i = 0; i < ST_BENCH_NAME_KINDS; i++)

@@ -1,23 +1,47 @@
 #!/usr/bin/env bash
-# --help, --version and man/sandboxtime.1 agree: every option of one is in the
-# other with the same short form, argument and default wording, and the page
-# renders without warnings. The man page is parsed as troff source (no man or
-# groff needed for that), so only the render checks can skip.
+# Each man page agrees with the --help of its commands: every option of one is
+# in the other with the same short form, argument and default wording, and
+# every page renders without warnings (man, groff; lint.sh runs mandoc -Tlint
+# on every page).
+# The pages are parsed as troff source (no man or groff needed for that), so
+# only the render checks can skip.
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/../lib.sh" "$1"
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-MAN_PAGE=$TOP/man/sandboxtime.1
+MAN_DIR=${ST_MAN_DIR:-$TOP/man}
 
-plan 17
+plan 19
 
-help_text() { "$ST_BIN" --help 2>/dev/null; }
+BENCHES="syscall cpu fork churn files userns where mounts cgroup launch all"
+
+# A page of the commands (sandboxtime-runtime(1) has runc's flags, no table-made help).
+PAGES="sandboxtime sandboxtime-bench sandboxtime-netbench sandboxtime-orphans sandboxtime-compare"
+
+# The command lines whose --help the OPTIONS of page $1 must match, one a line.
+page_commands() {
+	local b
+	case $1 in
+	sandboxtime) printf '%s\n' "" layers cleanup ;;
+	sandboxtime-bench) echo bench; for b in $BENCHES; do echo "bench $b"; done ;;
+	sandboxtime-*) echo "${1#sandboxtime-}" ;;
+	esac
+}
+
+# The --help of every command of page $PAGE_NAME (default: sandboxtime), one after the other.
+help_text() {
+	local cmd
+	while IFS= read -r cmd; do
+		# shellcheck disable=SC2086 # "bench where" is two words
+		"$ST_BIN" $cmd --help 2>/dev/null
+	done < <(page_commands "${PAGE_NAME:-sandboxtime}")
+}
 
 # Lines of the troff source between ".SH NAME" and the next .SH.
 man_section() {
 	awk -v want="$1" '
 		/^\.SH / { name = substr($0, 5); gsub(/"/, "", name); insec = (name == want); next }
-		insec { print }' "$MAN_PAGE"
+		insec { print }' "$MAN_DIR/${PAGE_NAME:-sandboxtime}".[17]
 }
 
 # Turns troff lines into plain text: font macros lose their fonts (the
@@ -135,21 +159,34 @@ test_version() {
 	expect_eq "$("$ST_BIN" -V 2>&1)" "$out"
 }
 
+# Every page's header names the version of --version.
 test_th_version() {
-	local version th
-	[ -f "$MAN_PAGE" ] || { echo "no $MAN_PAGE"; return 1; }
+	local version th page bad=""
 	version=$("$ST_BIN" --version | awk 'NR == 1 { print $3 }')
-	th=$(grep -m1 '^\.TH ' "$MAN_PAGE")
-	grep -qF "\"sandboxtime $version\"" <<<"$th" ||
-		{ echo "man page header '$th' does not name sandboxtime $version"; return 1; }
+	for page in "$MAN_DIR"/*.[17]; do
+		th=$(grep -m1 '^\.TH ' "$page")
+		grep -qF "\"sandboxtime $version\"" <<<"$th" || bad="$bad\n$page: '$th'"
+	done
+	[ -z "$bad" ] || { printf 'man page headers that do not name sandboxtime %s:%b\n' "$version" "$bad"; return 1; }
+}
+
+# Runs test $1 for every page of PAGES, PAGE_NAME set; fails if one fails,
+# each failure's message prefixed with its page.
+for_each_page() {
+	local out rc=0
+	for PAGE_NAME in $PAGES; do
+		out=$("$@" 2>&1) || { printf '%s(%s): %s\n' "$PAGE_NAME" "$1" "$out"; rc=1; }
+	done
+	PAGE_NAME=
+	return $rc
 }
 
 # Each long option of --help, as \-\-name in the troff or --name in its text.
 test_help_longs_in_man() {
-	local name missing="" text
-	text=$(troff_text <"$MAN_PAGE")
+	local name missing="" text page=$MAN_DIR/$PAGE_NAME.1
+	text=$(troff_text <"$page")
 	for name in $(help_text | grep -oE -- '--[a-z][a-z-]+' | sort -u); do
-		grep -qF -- "${name//-/\\-}" "$MAN_PAGE" && continue
+		grep -qF -- "${name//-/\\-}" "$page" && continue
 		grep -qF -- "$name" <<<"$text" && continue
 		missing="$missing $name"
 	done
@@ -217,13 +254,22 @@ test_exit_codes_documented() {
 	[ -z "$missing" ] || { echo "exit codes of --help not in EXIT STATUS:$missing"; return 1; }
 }
 
-# util-linux order; sections that are not listed (FILES, NOTES) may sit between.
+# util-linux order on every page; sections that are not listed (FILES, NOTES,
+# BENCHMARKS) may sit between. COMMANDS and EXAMPLES only where they are.
 test_section_order() {
 	local want="NAME SYNOPSIS DESCRIPTION COMMANDS OPTIONS EXIT_STATUS ENVIRONMENT EXAMPLES SEE_ALSO"
-	local got
-	got=$(sed -n 's/^\.SH "\{0,1\}\([^"]*\)"\{0,1\}$/\1/p' "$MAN_PAGE" | tr ' ' '_' |
-		grep -xF -f <(tr ' ' '\n' <<<"$want") | tr '\n' ' ')
-	expect_eq "${got% }" "$want"
+	local need="NAME SYNOPSIS DESCRIPTION OPTIONS EXIT_STATUS SEE_ALSO"
+	local got s bad=""
+	for PAGE_NAME in $PAGES; do
+		got=$(sed -n 's/^\.SH "\{0,1\}\([^"]*\)"\{0,1\}$/\1/p' "$MAN_DIR/$PAGE_NAME.1" | tr ' ' '_' |
+			grep -xF -f <(tr ' ' '\n' <<<"$want") | tr '\n' ' ')
+		# The order of $want kept, restricted to the sections the page has.
+		[ "${got% }" = "$(for s in $want; do grep -qw "$s" <<<"$got" && printf '%s ' "$s"; done | sed 's/ $//')" ] ||
+			bad="$bad\n$PAGE_NAME: $got"
+		for s in $need; do grep -qw "$s" <<<"$got" || bad="$bad\n$PAGE_NAME: no $s"; done
+	done
+	PAGE_NAME=
+	[ -z "$bad" ] || { printf 'sections out of util-linux order (%s):%b\n' "$want" "$bad"; return 1; }
 }
 
 test_bad_option() {
@@ -237,16 +283,52 @@ test_bad_option() {
 }
 
 test_man_warnings() {
-	local err
-	err=$(LC_ALL=C.UTF-8 MANWIDTH=80 MANPAGER=cat PAGER=cat man --warnings -l "$MAN_PAGE" 2>&1 >/dev/null) ||
-		{ echo "man failed: $err"; return 1; }
-	[ -z "$err" ] || { echo "$err"; return 1; }
+	local err page bad=""
+	for page in "$MAN_DIR"/*.[17]; do
+		err=$(LC_ALL=C.UTF-8 MANWIDTH=80 MANPAGER=cat PAGER=cat man --warnings -l "$page" 2>&1 >/dev/null) ||
+			err="man failed: $err"
+		[ -z "$err" ] || bad="$bad\n$page: $err"
+	done
+	[ -z "$bad" ] || { printf '%b\n' "$bad"; return 1; }
 }
 
 test_groff_warnings() {
-	local err
-	err=$(groff -man -Tutf8 -ww -z "$MAN_PAGE" 2>&1) || { echo "groff failed: $err"; return 1; }
-	[ -z "$err" ] || { echo "$err"; return 1; }
+	local err page bad=""
+	for page in "$MAN_DIR"/*.[17]; do
+		err=$(groff -man -Tutf8 -ww -z "$page" 2>&1) || err="groff failed: $err"
+		[ -z "$err" ] || bad="$bad\n$page: $err"
+	done
+	[ -z "$bad" ] || { printf '%b\n' "$bad"; return 1; }
+}
+
+# `make install` installs every page under man/ into its section's directory,
+# and DESIGN.md, which the pages point to (read from make's plan, -n: nothing
+# built or installed here; build.sh runs a real install).
+test_install_pages() {
+	local plan page sec bad=""
+	plan=$(make -s -C "$TOP" -n install DESTDIR=/st-dest PREFIX=/usr 2>&1) || { echo "$plan"; return 1; }
+	for page in "$TOP"/man/*.[17]; do
+		sec=${page##*.}
+		grep -E "^install .*man/${page##*/} .*/st-dest/usr/share/man/man$sec/\$" <<<"$plan" >/dev/null ||
+			bad="$bad ${page##*/}"
+	done
+	grep -qE '^install .*docs/DESIGN.md /st-dest/usr/share/doc/sandboxtime/$' <<<"$plan" || bad="$bad DESIGN.md"
+	[ -z "$bad" ] || { echo "make install does not install:$bad"; printf '%s\n' "$plan"; return 1; }
+}
+
+# Every command family's page is there, and each help points to it.
+test_family_pages() {
+	local page bad=""
+	for page in $PAGES sandboxtime-runtime; do
+		[ -f "$MAN_DIR/$page.1" ] || bad="$bad no $page.1;"
+	done
+	[ -f "$MAN_DIR/sandboxtime-method.7" ] || bad="$bad no sandboxtime-method.7;"
+	"$ST_BIN" netbench --help | grep -qx 'For more details see sandboxtime-netbench(1)\.' || bad="$bad netbench --help;"
+	"$ST_BIN" orphans --help | grep -qx 'For more details see sandboxtime-orphans(1)\.' || bad="$bad orphans --help;"
+	"$ST_BIN" compare --help | grep -qx 'For more details see sandboxtime-compare(1)\.' || bad="$bad compare --help;"
+	"$ST_BIN" bench fork --help | grep -qx 'For more details see sandboxtime-bench(1)\.' || bad="$bad bench fork --help;"
+	"$ST_BIN" layers --help | grep -qx 'For more details see sandboxtime(1)\.' || bad="$bad layers --help;"
+	[ -z "$bad" ] || { echo "$bad"; return 1; }
 }
 
 # `CMD --help` lists that command's options only: --cleanup is orphans', --streams netbench's,
@@ -259,6 +341,12 @@ test_command_help() {
 	printf '%s\n' "$h" | grep -q '^ sandboxtime bench where \[OPTIONS\]' || { echo "$h"; return 1; }
 	expect_eq "$(printf '%s\n' "$h" | grep -c '^ sandboxtime ')" 1 || return 1
 	printf '%s\n' "$h" | grep -q '^For more details see sandboxtime.*(1)\.$' || return 1
+	# `bench --help`: every bench's usage line and the family's page, no other command's options.
+	h=$("$ST_BIN" bench --help) || return 1
+	expect_eq "$(printf '%s\n' "$h" | grep -c '^ sandboxtime bench [a-z]* \[OPTIONS\]')" "$(wc -w <<<"$BENCHES")" || return 1
+	printf '%s\n' "$h" | grep -q -- '--kernel=PATH' || { echo "bench --help: no --kernel"; return 1; }
+	printf '%s\n' "$h" | grep -q -- '--cleanup\|--streams' && { echo "$h"; return 1; }
+	printf '%s\n' "$h" | grep -qx 'For more details see sandboxtime-bench(1)\.' || { echo "$h"; return 1; }
 	h=$("$ST_BIN" netbench --help) || return 1
 	printf '%s\n' "$h" | grep -q -- '--streams' || { echo "netbench: no --streams"; return 1; }
 	printf '%s\n' "$h" | grep -q -- '--kernel\|--cleanup' && { echo "$h"; return 1; }
@@ -278,25 +366,27 @@ test_bench_help_repeat() {
 ok "--help exits 0 and writes the usage to standard output only" test_help_stdout
 ok "-h prints the same text as --help" test_short_help
 ok "--version and -V print runc's form: 'sandboxtime version X.Y.Z', spec, libseccomp" test_version
-ok "the man page header names the version of --version" test_th_version
-ok "every long option of --help appears in the man page" test_help_longs_in_man
-ok "every option of --help has an entry in the man page's OPTIONS" test_help_options_have_entries
-ok "every option in the man page's OPTIONS exists in --help" test_man_options_exist
-ok "short forms and option arguments match between --help and OPTIONS" test_signatures_match
-ok "the defaults of --help are worded the same in OPTIONS" test_defaults_wording
+ok "every man page's header names the version of --version" test_th_version
+ok "every long option of a command's --help appears in its page" for_each_page test_help_longs_in_man
+ok "every option of a command's --help has an entry in its page's OPTIONS" for_each_page test_help_options_have_entries
+ok "every option in a page's OPTIONS exists in its commands' --help" for_each_page test_man_options_exist
+ok "short forms and option arguments match between --help and OPTIONS" for_each_page test_signatures_match
+ok "the defaults of --help are worded the same in OPTIONS" for_each_page test_defaults_wording
 ok "the commands of the --help usage are in COMMANDS" test_commands_documented
 ok "the exit codes of --help are in EXIT STATUS" test_exit_codes_documented
-ok "the sections follow util-linux's order" test_section_order
+ok "the sections of every page follow util-linux's order" test_section_order
 ok "an unknown option exits 125 and points to --help" test_bad_option
 ok "CMD --help lists that command's usage and options only" test_command_help
 ok "bench NAME --help prints the default repeat from the registry" test_bench_help_repeat
+ok "each command family has its page, and its --help names it" test_family_pages
+ok "make install installs every man page and DESIGN.md" test_install_pages
 if command -v man >/dev/null 2>&1; then
-	ok "the man page renders without warnings (man --warnings -l)" test_man_warnings
+	ok "every man page renders without warnings (man --warnings -l)" test_man_warnings
 else
-	skip "the man page renders without warnings (man --warnings -l)" "man is not installed"
+	skip "every man page renders without warnings (man --warnings -l)" "man is not installed"
 fi
 if command -v groff >/dev/null 2>&1; then
-	ok "the man page renders without warnings (groff -ww)" test_groff_warnings
+	ok "every man page renders without warnings (groff -ww)" test_groff_warnings
 else
-	skip "the man page renders without warnings (groff -ww)" "groff is not installed"
+	skip "every man page renders without warnings (groff -ww)" "groff is not installed"
 fi

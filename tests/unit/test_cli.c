@@ -14,6 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "sandboxtime/bench_registry.h"
 #include "sandboxtime/cli.h"
 #include "sandboxtime/netbench.h"
 #include "sandboxtime/compiler.h"
@@ -939,26 +940,49 @@ static void test_table_rows(void **state)
 	}
 }
 
-/* --help is the table: each row's head and first help line, in the table's order. */
-static void test_usage_from_table(void **state)
+/* Whether row @r is in the help of command @c (and of benches @benches): its command bit, and its bench bits. */
+static int row_listed(const struct st_cli_option *r, enum st_command c, unsigned benches)
 {
+	if (!(r->commands & ST_CMD_BIT(c)))
+		return 0;
+	return c != ST_CMD_BENCH || !r->benches || (r->benches & benches);
+}
+
+/*
+ * The help of @c (bench @k, or with @k = ST_BENCH_NAME_KINDS `bench --help`, every
+ * bench's; ST_CMD_RUN: `sandboxtime --help`) is the table: the head and first help
+ * line of each row of that command, in the table's order, and no other option line.
+ */
+static void check_help_from_table(enum st_command c, size_t k)
+{
+	unsigned benches = k < ST_BENCH_NAME_KINDS ? ST_BENCH_NAME_BIT(k) : ~0u;
 	char *text = NULL, *at;
 	size_t len = 0, entries = 0;
 	FILE *f = open_memstream(&text, &len);
+	struct st_opts o;
 
 	assert_non_null(f);
-	st_cli_usage(f);
+	st_cli_defaults(&o);
+	o.help_for = c;
+	if (k < ST_BENCH_NAME_KINDS) {
+		o.bench.kind = (enum st_bench_kind)k;
+		o.bench.name = st_benches[k].name;
+	}
+	st_cli_help(f, &o);
 	assert_int_equal(fclose(f), 0);
 	at = text;
 	for (size_t i = 0; i < st_cli_noptions; i++) {
 		const struct st_cli_option *r = &st_cli_options[i];
 		char head[96], first[96];
 
+		if (!row_listed(r, c, benches))
+			continue;
 		snprintf(head, sizeof(head), "%s--%s", r->short_name ? ", " : "     ", r->name);
 		snprintf(first, sizeof(first), "%.*s", (int)strcspn(r->help, "\n"), r->help);
 		at = strstr(at, head);
 		if (!at || !strstr(at, first)) {
-			print_error("# --help lacks '%s' (or its text '%s') in table order\n", head, first);
+			print_error("# help of command %d lacks '%s' (or its text '%s') in table order\n", c, head,
+				    first);
 			fail();
 		}
 		entries += r->alt_arg ? 2 : 1;
@@ -969,6 +993,20 @@ static void test_usage_from_table(void **state)
 			entries--;
 	assert_int_equal(entries, 0);
 	free(text);
+}
+
+/*
+ * `sandboxtime --help` lists a run's options; each command's help its own; each
+ * bench's its own; `bench --help` (k = ST_BENCH_NAME_KINDS) those of every bench.
+ */
+static void test_usage_from_table(void **state)
+{
+	(void)state;
+	for (enum st_command c = ST_CMD_RUN; c <= ST_CMD_COMPARE; c++)
+		if (c != ST_CMD_BENCH)
+			check_help_from_table(c, ST_BENCH_NAME_KINDS);
+	for (size_t k = 0; k <= ST_BENCH_NAME_KINDS; k++)
+		check_help_from_table(ST_CMD_BENCH, k);
 }
 
 /* An argv that gives row @r to command @c: "layers --repeat=x", "bench syscall --all". */
