@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sandboxtime/clock.h"
 #include "sandboxtime/cgroup.h"
 #include "sandboxtime/util.h"
 
@@ -199,21 +200,27 @@ static void kill_members(const char *dir)
 
 /*
  * rmdir, retried while the cgroup is still populated (EBUSY): a killed
- * task leaves it only once it has exited, so wait up to a second.
+ * task leaves it only once it has exited, so wait up to five seconds by the
+ * clock (on a loaded machine a 1 ms sleep lasts much longer, and a count of
+ * tries gave up while the task was still exiting).
  */
+#define RMDIR_WAIT_NS (5 * 1000000000ull)
+
 static int rmdir_one(const char *dir)
 {
 	struct timespec ms = { 0, 1000000 };
+	uint64_t start = st_now_ns();
 
-	for (int i = 0; i < 1000; i++) {
+	for (;;) {
 		if (rmdir(dir) == 0 || errno == ENOENT)
 			return 0;
 		if (errno != EBUSY)
 			return -errno;
+		if (st_now_ns() - start > RMDIR_WAIT_NS)
+			return -EBUSY;
 		kill_members(dir);
 		nanosleep(&ms, NULL);
 	}
-	return -EBUSY;
 }
 
 int st_cgroup_rmdir_tree(const char *path, struct st_error *err)
