@@ -14,6 +14,7 @@
 #include "sandboxtime/error.h"
 #include "sandboxtime/ns_net.h"
 #include "sandboxtime/output.h"
+#include "sandboxtime/stats.h"
 
 enum st_command {
 	ST_CMD_RUN,    /* sandboxtime [OPTIONS] -- CMD [ARG...] */
@@ -49,8 +50,7 @@ struct st_measure_opts {
 	unsigned int repeat;
 	unsigned int warmup;
 	unsigned int deferred_repeat;
-	uint64_t seed;      /* --seed: the order of the sets and the bootstrap */
-	int seed_given;
+	struct st_seed seed; /* --seed: the order of the sets and the bootstrap */
 	unsigned int cold_ms;
 	int alone;
 	int cgroup;                /* --cgroup: also measure the cgroup layer */
@@ -110,8 +110,7 @@ struct st_netbench_opts {
 	int busy_poll;        /* --busy-poll: rr ends spin instead of sleeping */
 	int udp;              /* --udp: also a UDP stream */
 	int cpu_pin;          /* --cpu-pin: server and client on two different CPUs */
-	uint64_t seed;        /* --seed: the paths' order in each round */
-	int seed_given;
+	struct st_seed seed;  /* --seed: the paths' order in each round */
 };
 
 #define ST_BENCH_MAX_SIZES 16 /* ST_FORK_MAX_SIZES */
@@ -170,8 +169,7 @@ struct st_bench_opts {
 struct st_compare_opts {
 	const char *files[ST_CMP_MAX_FILES]; /* A first */
 	size_t nfiles;
-	uint64_t seed; /* --seed */
-	int seed_given;
+	struct st_seed seed; /* --seed, else st_compare_files_seed() */
 	unsigned int resamples; /* --resamples (default 2000) */
 	double fail_pct;        /* --fail-if-slower, -1: not given */
 };

@@ -13,6 +13,7 @@
 #include "sandboxtime/measure.h"
 #include "sandboxtime/ns_net.h"
 #include "sandboxtime/output.h"
+#include "sandboxtime/stats.h"
 
 struct st_steps;
 struct st_cgroup_measurement;
@@ -33,8 +34,7 @@ struct st_report_config {
 	unsigned int repeat;
 	unsigned int warmup;
 	unsigned int deferred_repeat;
-	uint64_t seed;         /* --seed, when seed_given */
-	int seed_given;
+	struct st_seed seed;   /* --seed, when given */
 	unsigned int cold_ms;
 	int alone;
 	const char *config;    /* --config FILE, or NULL */

@@ -154,16 +154,12 @@ static int parse_deferred_repeat(struct st_opts *o, const char *arg, struct st_e
 
 static int parse_seed(struct st_opts *o, const char *arg, struct st_error *err)
 {
-	if (o->command == ST_CMD_COMPARE) {
-		o->compare.seed_given = 1;
-		return st_parse_uint("--seed", arg, 0, UINT64_MAX, &o->compare.seed, err);
-	}
-	if (o->command == ST_CMD_NETBENCH) {
-		o->netbench.seed_given = 1;
-		return st_parse_uint("--seed", arg, 0, UINT64_MAX, &o->netbench.seed, err);
-	}
-	o->run.measure.seed_given = 1;
-	return st_parse_uint("--seed", arg, 0, UINT64_MAX, &o->run.measure.seed, err);
+	struct st_seed *s = o->command == ST_CMD_COMPARE    ? &o->compare.seed
+			    : o->command == ST_CMD_NETBENCH ? &o->netbench.seed
+							    : &o->run.measure.seed;
+
+	s->given = 1;
+	return st_parse_uint("--seed", arg, 0, UINT64_MAX, &s->value, err);
 }
 
 static int parse_resamples(struct st_opts *o, const char *arg, struct st_error *err)

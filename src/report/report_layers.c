@@ -334,8 +334,8 @@ static json_t *config_json(const struct st_report *r)
 	char seed[24];
 
 	/* A string: a 64-bit seed does not survive a reader's doubles. */
-	snprintf(seed, sizeof(seed), "%llu", (unsigned long long)(r->m ? r->m->seed : o->seed));
-	json_object_set_new(c, "seed", r->m || o->seed_given ? json_string(seed) : json_null());
+	snprintf(seed, sizeof(seed), "%llu", (unsigned long long)(r->m ? r->m->seed : o->seed.value));
+	json_object_set_new(c, "seed", r->m || o->seed.given ? json_string(seed) : json_null());
 	return c;
 }
 
