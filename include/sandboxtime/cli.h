@@ -217,6 +217,22 @@ extern const size_t st_cli_noptions;
 /* "a run", "layers", ...: how messages name command @c. */
 const char *st_cli_command_name(enum st_command c);
 
+/*
+ * The defaults of the numeric options, written once: st_cli_defaults() stores
+ * them and --help prints them (ST_CLI_DEFAULT_TEXT). Plain numbers, without
+ * a suffix, so that the text is the number.
+ */
+#define ST_CLI_REPEAT 20           /* --repeat: a run, layers, bench */
+#define ST_CLI_NETBENCH_REPEAT 3   /* --repeat: netbench */
+#define ST_CLI_WARMUP 3            /* --warmup */
+#define ST_CLI_RESAMPLES 2000      /* --resamples */
+#define ST_CLI_KILL_AFTER_S 10     /* --kill-after */
+#define ST_CLI_MIN_AGE_S 60        /* --min-age */
+#define ST_CLI_CHURN_COUNT 1000    /* --count */
+#define ST_CLI_CHURN_MAX_ALIVE 1000 /* --max-alive */
+#define ST_CLI_DEFAULT_TEXT(v) ST_CLI_DEFAULT_TEXT_(v)
+#define ST_CLI_DEFAULT_TEXT_(v) #v
+
 /* Resets @o to the defaults of docs/DESIGN.md for every command. */
 void st_cli_defaults(struct st_opts *o);
 

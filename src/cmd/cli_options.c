@@ -475,13 +475,15 @@ const struct st_cli_option st_cli_options[] = {
 	  NULL, WHERE | ALL },
 	{ "count", 0, ARG, BENCH, "N",
 	  "bench churn: sandboxes made and destroyed per creator count\n"
-	  "(default: 1000)", st_opt_count, 0, NULL, NULL, CHURN },
+	  "(default: " ST_CLI_DEFAULT_TEXT(ST_CLI_CHURN_COUNT)
+	  ")", st_opt_count, 0, NULL, NULL, CHURN },
 	{ "parallel", 0, ARG, BENCH, "LIST",
 	  "bench churn: comma list of how many processes create at\n"
 	  "once, each 1 to 64 (default: 1)", st_opt_parallel, 0, NULL, NULL, CHURN },
 	{ "max-alive", 0, ARG, BENCH, "N",
 	  "bench churn, mounts: at most N sandboxes alive or not yet\n"
-	  "freed by the kernel at any time (default: 1000)", st_opt_max_alive, 0, NULL, NULL,
+	  "freed by the kernel at any time (default: " ST_CLI_DEFAULT_TEXT(ST_CLI_CHURN_MAX_ALIVE)
+	  ")", st_opt_max_alive, 0, NULL, NULL,
 	  CHURN | MOUNTS },
 	{ "mounts", 0, ARG, BENCH, "LIST",
 	  "bench mounts: comma list of bind mounts added to the\n"
@@ -492,12 +494,15 @@ const struct st_cli_option st_cli_options[] = {
 	  "new namespaces are made (default: 0,10,100,1000)", st_opt_background, 0, NULL, NULL,
 	  MOUNTS },
 	{ "repeat", 0, ARG, RUN | LAYERS | NETBENCH | BENCH, "N",
-	  "measured repetitions per layer set (default: 20; 0 in a run:\n"
+	  "measured repetitions per layer set (default: " ST_CLI_DEFAULT_TEXT(ST_CLI_REPEAT)
+	  "; 0 in a run:\n"
 	  "no measuring, only build and run the sandbox; netbench:\n"
-	  "runs per path, 3; bench files, where, cgroup, launch: 5;\n"
+	  "runs per path, " ST_CLI_DEFAULT_TEXT(ST_CLI_NETBENCH_REPEAT)
+	  "; bench files, where, cgroup, launch: 5;\n"
 	  "mounts: 10)", parse_repeat, 0, NULL, NULL, MEASURING_BENCHES },
 	{ "warmup", 0, ARG, RUN | LAYERS, "N",
-	  "unrecorded repetitions before measuring (default: 3)", parse_warmup, 0, NULL, NULL, 0 },
+	  "unrecorded repetitions before measuring (default: " ST_CLI_DEFAULT_TEXT(ST_CLI_WARMUP)
+	  ")", parse_warmup, 0, NULL, NULL, 0 },
 	{ "deferred-repeat", 0, ARG, RUN | LAYERS, "N",
 	  "samples of the deferred teardown (default: --repeat, at most 10)", parse_deferred_repeat,
 	  ST_OPT_HELP_BREAK, NULL, NULL, 0 },
@@ -507,7 +512,8 @@ const struct st_cli_option st_cli_options[] = {
 	  "(default: a new one, printed in the report)", parse_seed, 0, NULL, NULL, 0 },
 	{ "resamples", 0, ARG, COMPARE, "N",
 	  "compare: bootstrap resamples per interval, 100 to 1000000\n"
-	  "(default: 2000)", parse_resamples, 0, NULL, NULL, 0 },
+	  "(default: " ST_CLI_DEFAULT_TEXT(ST_CLI_RESAMPLES)
+	  ")", parse_resamples, 0, NULL, NULL, 0 },
 	{ "fail-if-slower", 0, ARG, COMPARE, "PCT",
 	  "compare: exit 1 when a figure's interval lies wholly above\n"
 	  "1+PCT/100 (significantly slower by more than PCT percent)", parse_fail_if_slower,
@@ -544,7 +550,8 @@ const struct st_cli_option st_cli_options[] = {
 	  "exec CMD as the sandbox's first process, without the init", parse_no_init, 0, NULL, NULL, 0 },
 	{ "kill-after", 0, ARG, RUN, "SECONDS",
 	  "after SIGINT/SIGTERM/SIGHUP/SIGQUIT, kill the sandbox if it\n"
-	  "has not ended in that time (default: 10; 0: wait forever)", parse_kill_after, 0, NULL, NULL, 0 },
+	  "has not ended in that time (default: " ST_CLI_DEFAULT_TEXT(ST_CLI_KILL_AFTER_S)
+	  "; 0: wait forever)", parse_kill_after, 0, NULL, NULL, 0 },
 	{ "cap-add", 0, ARG, RUN, "LIST",
 	  "give the workload these capabilities too (CAP_NET_ADMIN,...)", parse_cap_add, 0, NULL, NULL, 0 },
 	{ "cap-drop", 0, ARG, RUN, "LIST",
@@ -581,7 +588,8 @@ const struct st_cli_option st_cli_options[] = {
 	  "hold (umount, then unlink an empty mount point file)", parse_cleanup, 0, NULL, NULL, 0 },
 	{ "min-age", 0, ARG, ORPHANS, "SECONDS",
 	  "orphans --cleanup: only orphans at least that old, by their\n"
-	  "mount point file's ctime (default: 60)", parse_min_age, 0, NULL, NULL, 0 },
+	  "mount point file's ctime (default: " ST_CLI_DEFAULT_TEXT(ST_CLI_MIN_AGE_S)
+	  ")", parse_min_age, 0, NULL, NULL, 0 },
 	{ "cleanup-path", 0, ARG, ORPHANS, "DIR",
 	  "orphans --cleanup: may act under DIR too, besides /run/netns\n"
 	  "and /var/run/netns (repeatable, up to 8)", parse_cleanup_path, 0, NULL, NULL, 0 },
