@@ -6,8 +6,7 @@
  * st_figures[], so that a new figure reaches JSON and CSV by itself). The
  * human table shows other figures of the same sets (medians, increments,
  * cold over warm): warm_cols[] and cold_cols[] in report_layers_table.c. What
- * only a run has (steps,
- * network, security, workload) is in report_run.c.
+ * only a run has (steps, network, security, workload) is in report_run.c.
  */
 #include <math.h>
 #include <stdarg.h>
