@@ -14,6 +14,7 @@
 #include "sandboxtime/error.h"
 #include "sandboxtime/ns_net.h"
 #include "sandboxtime/output.h"
+#include "sandboxtime/stats.h"
 
 enum st_command {
 	ST_CMD_RUN,    /* sandboxtime [OPTIONS] -- CMD [ARG...] */
@@ -49,8 +50,7 @@ struct st_measure_opts {
 	unsigned int repeat;
 	unsigned int warmup;
 	unsigned int deferred_repeat;
-	uint64_t seed;      /* --seed: the order of the sets and the bootstrap */
-	int seed_given;
+	struct st_seed seed; /* --seed: the order of the sets and the bootstrap */
 	unsigned int cold_ms;
 	int alone;
 	int cgroup;                /* --cgroup: also measure the cgroup layer */
@@ -110,8 +110,7 @@ struct st_netbench_opts {
 	int busy_poll;        /* --busy-poll: rr ends spin instead of sleeping */
 	int udp;              /* --udp: also a UDP stream */
 	int cpu_pin;          /* --cpu-pin: server and client on two different CPUs */
-	uint64_t seed;        /* --seed: the paths' order in each round */
-	int seed_given;
+	struct st_seed seed;  /* --seed: the paths' order in each round */
 };
 
 #define ST_BENCH_MAX_SIZES 16 /* ST_FORK_MAX_SIZES */
@@ -170,8 +169,7 @@ struct st_bench_opts {
 struct st_compare_opts {
 	const char *files[ST_CMP_MAX_FILES]; /* A first */
 	size_t nfiles;
-	uint64_t seed; /* --seed */
-	int seed_given;
+	struct st_seed seed; /* --seed, else st_compare_files_seed() */
 	unsigned int resamples; /* --resamples (default 2000) */
 	double fail_pct;        /* --fail-if-slower, -1: not given */
 };
@@ -218,6 +216,22 @@ extern const size_t st_cli_noptions;
 
 /* "a run", "layers", ...: how messages name command @c. */
 const char *st_cli_command_name(enum st_command c);
+
+/*
+ * The defaults of the numeric options, written once: st_cli_defaults() stores
+ * them and --help prints them (ST_CLI_DEFAULT_TEXT). Plain numbers, without
+ * a suffix, so that the text is the number.
+ */
+#define ST_CLI_REPEAT 20           /* --repeat: a run, layers, bench */
+#define ST_CLI_NETBENCH_REPEAT 3   /* --repeat: netbench */
+#define ST_CLI_WARMUP 3            /* --warmup */
+#define ST_CLI_RESAMPLES 2000      /* --resamples */
+#define ST_CLI_KILL_AFTER_S 10     /* --kill-after */
+#define ST_CLI_MIN_AGE_S 60        /* --min-age */
+#define ST_CLI_CHURN_COUNT 1000    /* --count */
+#define ST_CLI_CHURN_MAX_ALIVE 1000 /* --max-alive */
+#define ST_CLI_DEFAULT_TEXT(v) ST_CLI_DEFAULT_TEXT_(v)
+#define ST_CLI_DEFAULT_TEXT_(v) #v
 
 /* Resets @o to the defaults of docs/DESIGN.md for every command. */
 void st_cli_defaults(struct st_opts *o);

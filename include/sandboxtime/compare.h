@@ -41,8 +41,7 @@ struct st_compare {
 	struct st_cmp_doc *docs; /* docs[0] is A */
 	size_t ndocs;
 	size_t resamples;
-	uint64_t seed;
-	int seed_given;  /* --seed, else st_compare_files_seed() */
+	struct st_seed seed; /* --seed, else st_compare_files_seed() */
 	double fail_pct; /* --fail-if-slower, < 0: not given */
 	/* out */
 	struct st_cmp_row *rows;

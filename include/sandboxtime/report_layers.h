@@ -13,6 +13,7 @@
 #include "sandboxtime/measure.h"
 #include "sandboxtime/ns_net.h"
 #include "sandboxtime/output.h"
+#include "sandboxtime/stats.h"
 
 struct st_steps;
 struct st_cgroup_measurement;
@@ -33,8 +34,7 @@ struct st_report_config {
 	unsigned int repeat;
 	unsigned int warmup;
 	unsigned int deferred_repeat;
-	uint64_t seed;         /* --seed, when seed_given */
-	int seed_given;
+	struct st_seed seed;   /* --seed, when given */
 	unsigned int cold_ms;
 	int alone;
 	const char *config;    /* --config FILE, or NULL */
@@ -84,6 +84,15 @@ void st_report_layer_reason(const struct st_report *r, int layer, char *buf, siz
 
 /* Incremental cost of set @i for figure @fig: its median minus its reference's. */
 double st_report_increment(const struct st_measurement *m, size_t i, enum st_figure fig);
+
+/* A row of the layers document (report_layers.c, report_layers_table.c): set @i of the measurement, or (set NULL) a layer the kernel refused. */
+struct st_layer_row {
+	const struct st_measurement *m;
+	size_t i;
+	const struct st_set *set;
+	int layer;
+	const struct st_cgroup_measurement *cgroup; /* CSV's cgroup row (set NULL), or NULL */
+};
 
 /* report_method.c: {"setup_us": {median, ci_low, ci_high, significant, n}, ...} of set @i. */
 json_t *st_report_increments_json(const struct st_measurement *m, size_t i);

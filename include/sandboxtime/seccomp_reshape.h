@@ -21,13 +21,4 @@
 int st_seccomp_reshape(const struct sock_filter *in, size_t len, struct sock_filter **out,
 		       size_t *out_len);
 
-/*
- * The seccomp verdict of classic BPF @prog for one call (the kernel's
- * struct seccomp_data: nr, arch, instruction_pointer, args[6]), as the
- * kernel's interpreter would return it; -1 for an instruction seccomp does
- * not allow or a jump out of the program. For tests and the check above.
- */
-struct seccomp_data;
-int64_t st_seccomp_eval(const struct sock_filter *prog, size_t len, const struct seccomp_data *d);
-
 #endif

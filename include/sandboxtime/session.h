@@ -48,8 +48,6 @@ void st_session_describe_run(struct st_session *s, const struct st_run_opts *o, 
  */
 int st_session_probe_layers(struct st_session *s, struct st_error *err);
 
-/* A fresh seed when --seed did not give one: kernel randomness, else the clock. */
-uint64_t st_session_new_seed(void);
 
 /* Measures every layer set; -EINTR with m.interrupted_by on a signal. */
 int st_session_measure(struct st_session *s, struct st_error *err);

@@ -59,6 +59,15 @@ uint64_t st_rng_next(uint64_t *state);
 #define ST_SEED_BASIS 0xcbf29ce484222325ull
 uint64_t st_seed_fold(uint64_t h, const void *data, size_t len);
 
+/* --seed: its value, and whether the option gave it (else a default was drawn or derived). */
+struct st_seed {
+	uint64_t value;
+	int given;
+};
+
+/* @s's value when --seed gave it, else a fresh seed: kernel randomness, else the clock. */
+uint64_t st_seed_or_new(const struct st_seed *s);
+
 /* Uniform in [0, @n), @n > 0, without modulo bias. */
 size_t st_rng_below(uint64_t *state, size_t n);
 

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include <math.h>
+#include <sys/random.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "sandboxtime/clock.h"
 #include "sandboxtime/compiler.h"
 #include "sandboxtime/stats.h"
 
@@ -110,6 +113,17 @@ uint64_t st_seed_fold(uint64_t h, const void *data, size_t len)
 	for (size_t i = 0; i < len; i++)
 		h = (h ^ p[i]) * 0x100000001b3ull;
 	return st_rng_next(&h);
+}
+
+uint64_t st_seed_or_new(const struct st_seed *s)
+{
+	uint64_t seed;
+
+	if (s->given)
+		return s->value;
+	if (getrandom(&seed, sizeof(seed), GRND_NONBLOCK) == (ssize_t)sizeof(seed))
+		return seed;
+	return st_now_ns() ^ ((uint64_t)getpid() << 32);
 }
 
 void st_permute(size_t *idx, size_t n, uint64_t *state)

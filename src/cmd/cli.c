@@ -214,27 +214,27 @@ void st_cli_defaults(struct st_opts *o)
 {
 	static const struct st_measure_opts measure = {
 		.ns_mask = ST_LAYERS_ALL,
-		.repeat = 20,
-		.warmup = 3,
+		.repeat = ST_CLI_REPEAT,
+		.warmup = ST_CLI_WARMUP,
 		.deferred_repeat = UINT_MAX, /* resolved after parsing */
 	};
 
 	memset(o, 0, sizeof(*o));
 	o->command = ST_CMD_RUN;
 	o->out.format = ST_FORMAT_TABLE;
-	o->compare.resamples = 2000;
+	o->compare.resamples = ST_CLI_RESAMPLES;
 	o->compare.fail_pct = -1;
 	o->out.cpu = -1;
 	o->run.measure = measure;
 	o->run.net.mode = ST_NET_NONE;
 	o->run.no_new_privs = 1;
 	o->run.seccomp = "default";
-	o->run.kill_after_s = 10;
+	o->run.kill_after_s = ST_CLI_KILL_AFTER_S;
 	o->netbench.rr = -1;
-	o->orphans.min_age_s = 60;
+	o->orphans.min_age_s = ST_CLI_MIN_AGE_S;
 	o->bench.measure = measure;
-	o->bench.count = 1000;
-	o->bench.max_alive = 1000;
+	o->bench.count = ST_CLI_CHURN_COUNT;
+	o->bench.max_alive = ST_CLI_CHURN_MAX_ALIVE;
 	o->bench.net = ST_NET_NONE;
 }
 
@@ -550,7 +550,7 @@ static int finish_netbench(int argc, char **argv, int ind, struct st_opts *o, st
 	if (n->repeat_given && n->repeat == 0)
 		return st_error_usage(err, "--repeat=0: netbench would measure nothing (use N >= 1)");
 	if (!n->repeat_given)
-		n->repeat = 3;
+		n->repeat = ST_CLI_NETBENCH_REPEAT;
 	if (!n->paths)
 		n->paths = ST_NB_DEFAULT_PATHS;
 	if (n->cpu_pin && o->out.cpu >= 0)

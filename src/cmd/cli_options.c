@@ -4,7 +4,8 @@
  * commands that take it, --help text, parser). getopt's table, the short
  * option string, --help and the "applies to ... only" errors all come from
  * it (src/cmd/cli.c). Adding an option is one row here plus its parser,
- * which stores into the options struct of the commands that take it.
+ * which stores into the options struct of the commands that take it
+ * (netbench's and the benches' own parsers are in cli_options_bench.c).
  * The rows are in --help's order.
  */
 #include <getopt.h>
@@ -12,14 +13,12 @@
 #include <sched.h>
 #include <string.h>
 
-#include "sandboxtime/bench_files.h"
-#include "sandboxtime/bench_mounts.h"
 #include "sandboxtime/cgroup.h"
 #include "sandboxtime/cli.h"
+#include "sandboxtime/cli_options_bench.h"
 #include "sandboxtime/cli_parse.h"
 #include "sandboxtime/compiler.h"
 #include "sandboxtime/layer.h"
-#include "sandboxtime/netbench.h"
 #include "sandboxtime/ns_uts.h"
 #include "sandboxtime/util.h"
 
@@ -27,8 +26,6 @@
 #define MAX_COLD_MS 60000u
 #define MAX_MIN_AGE_S 315360000u
 #define MAX_RESAMPLES 1000000u
-#define MAX_CHURN 1000000u /* bench churn --count, --max-alive */
-#define MAX_PARALLEL 64u   /* ST_CHURN_MAX_PARALLEL */
 
 #define RUN ST_CMD_BIT(ST_CMD_RUN)
 #define LAYERS ST_CMD_BIT(ST_CMD_LAYERS)
@@ -134,124 +131,6 @@ static int parse_net_steps_repeat(struct st_opts *o, const char *arg, struct st_
 	return st_cli_parse_count("--net-steps-repeat", arg, 0, MAX_REPEAT, &o->run.net_steps_repeat, err);
 }
 
-static int parse_paths(struct st_opts *o, const char *arg, struct st_error *err)
-{
-	return st_nb_parse_paths(arg, &o->netbench.paths, err);
-}
-
-static int parse_duration(struct st_opts *o, const char *arg, struct st_error *err)
-{
-	double *d = o->command == ST_CMD_BENCH ? &o->bench.duration_s : &o->netbench.duration_s;
-
-	return st_nb_parse_duration(arg, d, err);
-}
-
-static int parse_size(struct st_opts *o, const char *arg, struct st_error *err)
-{
-	return st_parse_uint("--size", arg, 1, ST_NB_MAX_SIZE, &o->netbench.size, err);
-}
-
-static int parse_rr(struct st_opts *o, const char *arg, struct st_error *err)
-{
-	o->netbench.rr = 1;
-	return 0;
-}
-
-static int parse_no_rr(struct st_opts *o, const char *arg, struct st_error *err)
-{
-	o->netbench.rr = 0;
-	return 0;
-}
-
-static int parse_streams(struct st_opts *o, const char *arg, struct st_error *err)
-{
-	return st_cli_parse_count("--streams", arg, 1, ST_NB_MAX_STREAMS, &o->netbench.streams, err);
-}
-
-static int parse_busy_poll(struct st_opts *o, const char *arg, struct st_error *err)
-{
-	o->netbench.busy_poll = 1;
-	return 0;
-}
-
-static int parse_udp(struct st_opts *o, const char *arg, struct st_error *err)
-{
-	o->netbench.udp = 1;
-	return 0;
-}
-
-static int parse_cpu_pin(struct st_opts *o, const char *arg, struct st_error *err)
-{
-	o->netbench.cpu_pin = 1;
-	return 0;
-}
-
-static int parse_sizes(struct st_opts *o, const char *arg, struct st_error *err)
-{
-	return st_cli_parse_sizes(arg, o->bench.sizes_mb, ST_BENCH_MAX_SIZES, &o->bench.nsizes, err);
-}
-
-static int parse_files(struct st_opts *o, const char *arg, struct st_error *err)
-{
-	uint64_t v;
-	int ret = st_parse_uint("--files", arg, 1, ST_FILES_MAX, &v, err);
-
-	if (ret == 0)
-		o->bench.files = (unsigned int)v;
-	return ret;
-}
-
-static int parse_kernel(struct st_opts *o, const char *arg, struct st_error *err)
-{
-	if (!*arg)
-		return st_error_usage(err, "--kernel: empty path");
-	o->bench.kernel = arg;
-	return 0;
-}
-
-static int parse_vm_accel(struct st_opts *o, const char *arg, struct st_error *err)
-{
-	if (strcmp(arg, "kvm") != 0 && strcmp(arg, "tcg") != 0)
-		return st_error_usage(err, "--vm-accel: '%s' is neither kvm nor tcg", arg);
-	o->bench.vm_accel = arg;
-	return 0;
-}
-
-static int parse_count(struct st_opts *o, const char *arg, struct st_error *err)
-{
-	o->bench.count_given = 1;
-	return st_cli_parse_count("--count", arg, 1, MAX_CHURN, &o->bench.count, err);
-}
-
-static int parse_parallel(struct st_opts *o, const char *arg, struct st_error *err)
-{
-	static const struct st_cli_list parallel = { "--parallel", "creator count", "", ": 1,2,4,8",
-						     1, MAX_PARALLEL, ST_BENCH_MAX_PARALLEL };
-
-	return st_cli_parse_list(&parallel, arg, o->bench.parallel, &o->bench.nparallel, err);
-}
-
-static int parse_mounts(struct st_opts *o, const char *arg, struct st_error *err)
-{
-	static const struct st_cli_list mounts = { "--mounts", "mount count", " mounts", ": 10,100,1000",
-						   1, ST_MOUNTS_MAX_MOUNTS, ST_BENCH_MAX_MOUNTS };
-
-	return st_cli_parse_list(&mounts, arg, o->bench.mounts, &o->bench.nmounts, err);
-}
-
-static int parse_background(struct st_opts *o, const char *arg, struct st_error *err)
-{
-	static const struct st_cli_list background = { "--background", "sandbox count", " sandboxes",
-						       ": 0,10,100", 0, MAX_CHURN, ST_BENCH_MAX_MOUNTS };
-
-	return st_cli_parse_list(&background, arg, o->bench.background, &o->bench.nbackground, err);
-}
-
-static int parse_max_alive(struct st_opts *o, const char *arg, struct st_error *err)
-{
-	return st_cli_parse_count("--max-alive", arg, 1, MAX_CHURN, &o->bench.max_alive, err);
-}
-
 static int parse_repeat(struct st_opts *o, const char *arg, struct st_error *err)
 {
 	o->bench.repeat_given = o->command == ST_CMD_BENCH;
@@ -275,16 +154,12 @@ static int parse_deferred_repeat(struct st_opts *o, const char *arg, struct st_e
 
 static int parse_seed(struct st_opts *o, const char *arg, struct st_error *err)
 {
-	if (o->command == ST_CMD_COMPARE) {
-		o->compare.seed_given = 1;
-		return st_parse_uint("--seed", arg, 0, UINT64_MAX, &o->compare.seed, err);
-	}
-	if (o->command == ST_CMD_NETBENCH) {
-		o->netbench.seed_given = 1;
-		return st_parse_uint("--seed", arg, 0, UINT64_MAX, &o->netbench.seed, err);
-	}
-	o->run.measure.seed_given = 1;
-	return st_parse_uint("--seed", arg, 0, UINT64_MAX, &o->run.measure.seed, err);
+	struct st_seed *s = o->command == ST_CMD_COMPARE    ? &o->compare.seed
+			    : o->command == ST_CMD_NETBENCH ? &o->netbench.seed
+							    : &o->run.measure.seed;
+
+	s->given = 1;
+	return st_parse_uint("--seed", arg, 0, UINT64_MAX, &s->value, err);
 }
 
 static int parse_resamples(struct st_opts *o, const char *arg, struct st_error *err)
@@ -561,68 +436,73 @@ const struct st_cli_option st_cli_options[] = {
 	  ST_OPT_HELP_BREAK, NULL, NULL, 0 },
 	{ "paths", 0, ARG, NETBENCH, "LIST",
 	  "netbench: comma list of host,veth,bridge,host-to-sandbox,\n"
-	  "macvlan, or all (default: host,veth,bridge)", parse_paths, 0, NULL, NULL, 0 },
+	  "macvlan, or all (default: host,veth,bridge)", st_opt_paths, 0, NULL, NULL, 0 },
 	{ "duration", 0, ARG, NETBENCH | BENCH, "SECONDS",
 	  "netbench: measured time per run, fractions allowed, at\n"
 	  "most 3600 (default: 3); bench churn: create for that long\n"
-	  "instead of --count sandboxes, at most 300", parse_duration, 0, NULL, NULL, CHURN },
+	  "instead of --count sandboxes, at most 300", st_opt_duration, 0, NULL, NULL, CHURN },
 	{ "size", 0, ARG, NETBENCH, "BYTES",
 	  "netbench: bytes per write of the stream, at most 64 MiB\n"
-	  "(default: 131072)", parse_size, 0, NULL, NULL, 0 },
+	  "(default: 131072)", st_opt_size, 0, NULL, NULL, 0 },
 	{ "rr", 0, NOARG, NETBENCH, NULL,
 	  "netbench: also measure 1-byte request/response latency\n"
-	  "(default)", parse_rr, 0, NULL, NULL, 0 },
+	  "(default)", st_opt_rr, 0, NULL, NULL, 0 },
 	{ "no-rr", 0, NOARG, NETBENCH, NULL,
-	  "netbench: throughput only", parse_no_rr, 0, NULL, NULL, 0 },
+	  "netbench: throughput only", st_opt_no_rr, 0, NULL, NULL, 0 },
 	{ "streams", 0, ARG, NETBENCH, "N",
 	  "netbench: parallel TCP connections of the stream, 1 to 64\n"
-	  "(default: 1)", parse_streams, 0, NULL, NULL, 0 },
+	  "(default: 1)", st_opt_streams, 0, NULL, NULL, 0 },
 	{ "busy-poll", 0, NOARG, NETBENCH, NULL,
 	  "netbench: the latency ends spin on non-blocking reads (and\n"
-	  "SO_BUSY_POLL) instead of sleeping until a byte arrives", parse_busy_poll, 0, NULL, NULL, 0 },
+	  "SO_BUSY_POLL) instead of sleeping until a byte arrives", st_opt_busy_poll, 0, NULL, NULL, 0 },
 	{ "udp", 0, NOARG, NETBENCH, NULL,
-	  "netbench: also a UDP stream (sent, received, lost)", parse_udp, 0, NULL, NULL, 0 },
+	  "netbench: also a UDP stream (sent, received, lost)", st_opt_udp, 0, NULL, NULL, 0 },
 	{ "cpu-pin", 0, NOARG, NETBENCH, NULL,
-	  "netbench: pin the server and the client to two different CPUs", parse_cpu_pin, 0, NULL, NULL, 0 },
+	  "netbench: pin the server and the client to two different CPUs", st_opt_cpu_pin, 0, NULL, NULL, 0 },
 	{ "sizes", 0, ARG, BENCH, "LIST",
 	  "bench fork: comma list of the parent's sizes in MB\n"
-	  "(default: 1,10,100,500,1000)", parse_sizes, 0, NULL, NULL, FORK | ALL },
+	  "(default: 1,10,100,500,1000)", st_opt_sizes, 0, NULL, NULL, FORK | ALL },
 	{ "files", 0, ARG, BENCH, "N",
 	  "bench files: files per pass, 1 to 100000 (default: 3000;\n"
-	  "the tree: a third more)", parse_files, 0, NULL, NULL, FILES | ALL },
+	  "the tree: a third more)", st_opt_files, 0, NULL, NULL, FILES | ALL },
 	{ "kernel", 0, ARG, BENCH, "PATH",
 	  "bench where: the microVM's kernel (default:\n"
-	  "/boot/vmlinuz-$(uname -r), else the newest /boot/vmlinuz-*)", parse_kernel, 0, NULL, NULL,
+	  "/boot/vmlinuz-$(uname -r), else the newest /boot/vmlinuz-*)", st_opt_kernel, 0, NULL, NULL,
 	  WHERE | ALL },
 	{ "vm-accel", 0, ARG, BENCH, "kvm|tcg",
 	  "bench where: run the microVM on KVM (default) or emulate\n"
-	  "it with qemu's TCG (no KVM needed; its figures are emulation's)", parse_vm_accel, 0, NULL,
+	  "it with qemu's TCG (no KVM needed; its figures are emulation's)", st_opt_vm_accel, 0, NULL,
 	  NULL, WHERE | ALL },
 	{ "count", 0, ARG, BENCH, "N",
 	  "bench churn: sandboxes made and destroyed per creator count\n"
-	  "(default: 1000)", parse_count, 0, NULL, NULL, CHURN },
+	  "(default: " ST_CLI_DEFAULT_TEXT(ST_CLI_CHURN_COUNT)
+	  ")", st_opt_count, 0, NULL, NULL, CHURN },
 	{ "parallel", 0, ARG, BENCH, "LIST",
 	  "bench churn: comma list of how many processes create at\n"
-	  "once, each 1 to 64 (default: 1)", parse_parallel, 0, NULL, NULL, CHURN },
+	  "once, each 1 to 64 (default: 1)", st_opt_parallel, 0, NULL, NULL, CHURN },
 	{ "max-alive", 0, ARG, BENCH, "N",
 	  "bench churn, mounts: at most N sandboxes alive or not yet\n"
-	  "freed by the kernel at any time (default: 1000)", parse_max_alive, 0, NULL, NULL,
+	  "freed by the kernel at any time (default: " ST_CLI_DEFAULT_TEXT(ST_CLI_CHURN_MAX_ALIVE)
+	  ")", st_opt_max_alive, 0, NULL, NULL,
 	  CHURN | MOUNTS },
 	{ "mounts", 0, ARG, BENCH, "LIST",
 	  "bench mounts: comma list of bind mounts added to the\n"
-	  "parent's table, each 1 to 50000 (default: 10,100,1000,5000)", parse_mounts, 0, NULL, NULL,
+	  "parent's table, each 1 to 50000 (default: 10,100,1000,5000)", st_opt_mounts, 0, NULL, NULL,
 	  MOUNTS },
 	{ "background", 0, ARG, BENCH, "LIST",
 	  "bench mounts: comma list of idle sandboxes held open while\n"
-	  "new namespaces are made (default: 0,10,100,1000)", parse_background, 0, NULL, NULL,
+	  "new namespaces are made (default: 0,10,100,1000)", st_opt_background, 0, NULL, NULL,
 	  MOUNTS },
 	{ "repeat", 0, ARG, RUN | LAYERS | NETBENCH | BENCH, "N",
-	  "measured repetitions per layer set (default: 20; 0 in a run:\n"
+	  "measured repetitions per layer set (default: " ST_CLI_DEFAULT_TEXT(ST_CLI_REPEAT)
+	  "; 0 in a run:\n"
 	  "no measuring, only build and run the sandbox; netbench:\n"
-	  "runs per path, 3; bench files, where, cgroup, launch: 5;\n"
+	  "runs per path, " ST_CLI_DEFAULT_TEXT(ST_CLI_NETBENCH_REPEAT)
+	  "; bench files, where, cgroup, launch: 5;\n"
 	  "mounts: 10)", parse_repeat, 0, NULL, NULL, MEASURING_BENCHES },
 	{ "warmup", 0, ARG, RUN | LAYERS, "N",
-	  "unrecorded repetitions before measuring (default: 3)", parse_warmup, 0, NULL, NULL, 0 },
+	  "unrecorded repetitions before measuring (default: " ST_CLI_DEFAULT_TEXT(ST_CLI_WARMUP)
+	  ")", parse_warmup, 0, NULL, NULL, 0 },
 	{ "deferred-repeat", 0, ARG, RUN | LAYERS, "N",
 	  "samples of the deferred teardown (default: --repeat, at most 10)", parse_deferred_repeat,
 	  ST_OPT_HELP_BREAK, NULL, NULL, 0 },
@@ -632,7 +512,8 @@ const struct st_cli_option st_cli_options[] = {
 	  "(default: a new one, printed in the report)", parse_seed, 0, NULL, NULL, 0 },
 	{ "resamples", 0, ARG, COMPARE, "N",
 	  "compare: bootstrap resamples per interval, 100 to 1000000\n"
-	  "(default: 2000)", parse_resamples, 0, NULL, NULL, 0 },
+	  "(default: " ST_CLI_DEFAULT_TEXT(ST_CLI_RESAMPLES)
+	  ")", parse_resamples, 0, NULL, NULL, 0 },
 	{ "fail-if-slower", 0, ARG, COMPARE, "PCT",
 	  "compare: exit 1 when a figure's interval lies wholly above\n"
 	  "1+PCT/100 (significantly slower by more than PCT percent)", parse_fail_if_slower,
@@ -669,7 +550,8 @@ const struct st_cli_option st_cli_options[] = {
 	  "exec CMD as the sandbox's first process, without the init", parse_no_init, 0, NULL, NULL, 0 },
 	{ "kill-after", 0, ARG, RUN, "SECONDS",
 	  "after SIGINT/SIGTERM/SIGHUP/SIGQUIT, kill the sandbox if it\n"
-	  "has not ended in that time (default: 10; 0: wait forever)", parse_kill_after, 0, NULL, NULL, 0 },
+	  "has not ended in that time (default: " ST_CLI_DEFAULT_TEXT(ST_CLI_KILL_AFTER_S)
+	  "; 0: wait forever)", parse_kill_after, 0, NULL, NULL, 0 },
 	{ "cap-add", 0, ARG, RUN, "LIST",
 	  "give the workload these capabilities too (CAP_NET_ADMIN,...)", parse_cap_add, 0, NULL, NULL, 0 },
 	{ "cap-drop", 0, ARG, RUN, "LIST",
@@ -706,7 +588,8 @@ const struct st_cli_option st_cli_options[] = {
 	  "hold (umount, then unlink an empty mount point file)", parse_cleanup, 0, NULL, NULL, 0 },
 	{ "min-age", 0, ARG, ORPHANS, "SECONDS",
 	  "orphans --cleanup: only orphans at least that old, by their\n"
-	  "mount point file's ctime (default: 60)", parse_min_age, 0, NULL, NULL, 0 },
+	  "mount point file's ctime (default: " ST_CLI_DEFAULT_TEXT(ST_CLI_MIN_AGE_S)
+	  ")", parse_min_age, 0, NULL, NULL, 0 },
 	{ "cleanup-path", 0, ARG, ORPHANS, "DIR",
 	  "orphans --cleanup: may act under DIR too, besides /run/netns\n"
 	  "and /var/run/netns (repeatable, up to 8)", parse_cleanup_path, 0, NULL, NULL, 0 },

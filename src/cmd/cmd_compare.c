@@ -70,7 +70,6 @@ int st_cmd_compare(const struct st_compare_opts *o, const struct st_output *out,
 	struct st_compare c __attribute__((cleanup(st_compare_free))) = {
 		.resamples = o->resamples,
 		.seed = o->seed,
-		.seed_given = o->seed_given,
 		.fail_pct = o->fail_pct,
 	};
 	struct st_session s __attribute__((cleanup(st_session_end)));
@@ -84,8 +83,8 @@ int st_cmd_compare(const struct st_compare_opts *o, const struct st_output *out,
 	ret = load_all(o, &docs, err);
 	c.docs = docs.v;
 	c.ndocs = docs.n;
-	if (ret == 0 && !c.seed_given)
-		c.seed = st_compare_files_seed(c.docs, c.ndocs);
+	if (ret == 0 && !c.seed.given)
+		c.seed.value = st_compare_files_seed(c.docs, c.ndocs);
 	if (ret == 0)
 		ret = st_compare_run(&c, err);
 	if (ret == 0)

@@ -66,7 +66,7 @@ static void nb_config(const struct st_netbench_opts *o, const struct nb_state *s
 		.udp = o->udp,
 		.server_cpu = st->server_cpu,
 		.client_cpu = st->client_cpu,
-		.seed = o->seed_given ? o->seed : st_session_new_seed(),
+		.seed = st_seed_or_new(&o->seed),
 	};
 }
 

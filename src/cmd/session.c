@@ -207,7 +207,6 @@ int st_session_prepare(struct st_session *s, const struct st_output *output,
 	s->config.warmup = measure->warmup;
 	s->config.deferred_repeat = measure->deferred_repeat;
 	s->config.seed = measure->seed;
-	s->config.seed_given = measure->seed_given;
 	s->config.cold_ms = measure->cold_ms;
 	s->config.alone = measure->alone;
 	return choose_layers(s, err);
@@ -221,15 +220,6 @@ void st_session_describe_run(struct st_session *s, const struct st_run_opts *o, 
 	s->config.argv = o->argv;
 }
 
-uint64_t st_session_new_seed(void)
-{
-	uint64_t seed;
-
-	if (getrandom(&seed, sizeof(seed), GRND_NONBLOCK) == (ssize_t)sizeof(seed))
-		return seed;
-	return st_now_ns() ^ ((uint64_t)getpid() << 32);
-}
-
 int st_session_measure(struct st_session *s, struct st_error *err)
 {
 	const struct st_measure_opts *o = s->measure;
@@ -241,7 +231,7 @@ int st_session_measure(struct st_session *s, struct st_error *err)
 		.deferred_repeat = o->deferred_repeat,
 		.cold_ms = o->cold_ms,
 		.alone = o->alone,
-		.seed = o->seed_given ? o->seed : st_session_new_seed(),
+		.seed = st_seed_or_new(&o->seed),
 	};
 	int ret;
 

@@ -174,7 +174,7 @@ int st_compare_run(struct st_compare *c, struct st_error *err)
 			row->b = &c->docs[d];
 			row->fa = &a->fig[i];
 			row->fb = fb;
-			if (rate(row, c->resamples, figure_seed(c->seed, fb->name, d)) < 0)
+			if (rate(row, c->resamples, figure_seed(c->seed.value, fb->name, d)) < 0)
 				return st_error_set(err, ENOMEM, "compare: %s", fb->name);
 			judge(row, c->fail_pct);
 			explain(row);

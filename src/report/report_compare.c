@@ -174,11 +174,11 @@ json_t *st_compare_json(const struct st_compare *c)
 	for (size_t i = 0; i < c->nrows; i++)
 		json_array_append_new(rows, st_json_row(ST_COLS(compare_cols), &c->rows[i], c));
 	/* A string: JSON numbers lose a 64-bit seed's low digits in many readers. */
-	snprintf(seed, sizeof(seed), "%" PRIu64, c->seed);
+	snprintf(seed, sizeof(seed), "%" PRIu64, c->seed.value);
 	json_object_set_new(doc, "schema", json_string(ST_SCHEMA_COMPARE));
 	json_object_set_new(doc, "tool", st_report_tool_json());
 	json_object_set_new(doc, "seed", json_string(seed));
-	json_object_set_new(doc, "seed_from", json_string(c->seed_given ? "option" : "files"));
+	json_object_set_new(doc, "seed_from", json_string(c->seed.given ? "option" : "files"));
 	json_object_set_new(doc, "resamples", json_integer((json_int_t)c->resamples));
 	json_object_set_new(doc, "fail_if_slower_pct",
 			    c->fail_pct >= 0 ? json_real(c->fail_pct) : json_null());
@@ -250,8 +250,8 @@ static void header_lines(const struct st_compare *c, FILE *out, unsigned int sty
 
 	fprintf(out, "%s: base %s%s%s, %zu resamples, seed %" PRIu64 " (%s--seed=%" PRIu64
 		" replays the intervals)\n", md ? "**sandboxtime compare**" : "sandboxtime compare", q,
-		c->docs[0].path, q, c->resamples, c->seed,
-		c->seed_given ? "" : "from the files' bytes; ", c->seed);
+		c->docs[0].path, q, c->resamples, c->seed.value,
+		c->seed.given ? "" : "from the files' bytes; ", c->seed.value);
 	if (md)
 		fputc('\n', out);
 	host_lines(c, out, md ? "- " : "");

@@ -183,6 +183,65 @@ static int compile_seccomp(const struct st_oci *c, uint64_t caps, struct st_secc
 	return st_seccomp_compile_json(json, strlen(json), "linux.seccomp", caps, sc, err);
 }
 
+/* The container to exec in (running or created), the process to start there and its filter. */
+static int load_exec(struct st_rt_global *g, const struct exec_args *a, const char *id, int argc,
+		     char **argv, struct st_rt_state *s, struct st_oci *c, struct st_oci *p,
+		     struct st_seccomp *sc, struct st_steps *steps, struct st_error *err)
+{
+	int ret = st_rt_state_open(g, id, s, err);
+	uint64_t t0;
+
+	if (ret == 0 && st_rt_status(s) != ST_RT_RUNNING && st_rt_status(s) != ST_RT_CREATED)
+		ret = st_error_set(err, ESRCH, "cannot exec in a stopped container: %s", id);
+	if (ret == 0)
+		ret = load_container(s, c, err);
+	if (ret == 0)
+		ret = exec_process(a, argc, argv, c, p, err);
+	if (ret == 0 && !p->args)
+		ret = st_error_usage(err, "exec: %s: no args", a->process);
+	t0 = st_now_ns();
+	if (ret == 0)
+		ret = compile_seccomp(c, p->has_caps ? p->caps : 0, sc, err);
+	if (ret == 0 && sc->prog)
+		st_steps_add(steps, "seccomp_compile", st_now_ns() - t0);
+	return ret;
+}
+
+static void spec_of(struct st_oci *p, struct st_seccomp *sc, int console, struct st_exec_spec *spec)
+{
+	spec->argv = p->args;
+	spec->envp = p->env ? p->env : (char *[]){ NULL };
+	spec->cwd = p->cwd ? p->cwd : "/";
+	spec->process = p->process;
+	spec->harden.caps = p->has_caps ? p->caps : 0;
+	spec->harden.no_new_privs = p->has_nnp && p->nnp;
+	spec->harden.seccomp = sc;
+	spec->hold.has_console = console >= 0;
+	spec->hold.console_sock = console;
+}
+
+/* Process @pid runs: its pid file, then its end unless --detach, and the report. */
+static int wait_or_detach(struct st_rt_global *g, const struct exec_args *a, struct st_rt_state *s,
+			  pid_t pid, struct st_steps *steps, int *code, struct st_error *err)
+{
+	int ret = a->pid_file ? st_rt_write_pid_file(a->pid_file, pid, err) : 0;
+
+	/* Other commands on this container (kill) must not wait for the process to end. */
+	st_rt_state_close(s);
+	if (ret == 0 && !a->detach) {
+		struct rusage ru;
+		int status = 0, killed = 0;
+
+		ret = st_sandbox_wait(pid, 0, &status, &ru, &killed, err);
+		*code = ret == 0 ? st_status_to_exit(status) : ST_EXIT_FAILURE;
+	} else {
+		*code = ret < 0 ? ST_EXIT_FAILURE : ST_EXIT_OK;
+	}
+	if (ret == 0)
+		ret = st_rt_report(g, s, "exec", steps, json_pack("{s:i}", "pid", pid), err);
+	return ret;
+}
+
 static int run_exec(struct st_rt_global *g, const struct exec_args *a, const char *id, int argc, char **argv,
 		    int *code, struct st_error *err)
 {
@@ -202,20 +261,7 @@ static int run_exec(struct st_rt_global *g, const struct exec_args *a, const cha
 
 	for (size_t i = 0; i < ARRAY_SIZE(fds); i++)
 		fds[i] = -1;
-	ret = st_rt_state_open(g, id, &s, err);
-	if (ret == 0 && st_rt_status(&s) != ST_RT_RUNNING && st_rt_status(&s) != ST_RT_CREATED)
-		ret = st_error_set(err, ESRCH, "cannot exec in a stopped container: %s", id);
-	if (ret == 0)
-		ret = load_container(&s, &c, err);
-	if (ret == 0)
-		ret = exec_process(a, argc, argv, &c, &p, err);
-	if (ret == 0 && !p.args)
-		ret = st_error_usage(err, "exec: %s: no args", a->process);
-	t0 = st_now_ns();
-	if (ret == 0)
-		ret = compile_seccomp(&c, p.has_caps ? p.caps : 0, &sc, err);
-	if (ret == 0 && sc.prog)
-		st_steps_add(&steps, "seccomp_compile", st_now_ns() - t0);
+	ret = load_exec(g, a, id, argc, argv, &s, &c, &p, &sc, &steps, err);
 	if (ret == 0 && (a->tty || p.terminal))
 		ret = st_rt_console_connect(a->console_socket, &console, err);
 	if (ret == 0)
@@ -228,15 +274,7 @@ static int run_exec(struct st_rt_global *g, const struct exec_args *a, const cha
 		ret = st_error_set(err, errno, "exec: becoming a subreaper");
 	if (ret < 0)
 		goto out;
-	spec.argv = p.args;
-	spec.envp = p.env ? p.env : (char *[]){ NULL };
-	spec.cwd = p.cwd ? p.cwd : "/";
-	spec.process = p.process;
-	spec.harden.caps = p.has_caps ? p.caps : 0;
-	spec.harden.no_new_privs = p.has_nnp && p.nnp;
-	spec.harden.seccomp = &sc;
-	spec.hold.has_console = console >= 0;
-	spec.hold.console_sock = console;
+	spec_of(&p, &sc, console, &spec);
 	t0 = st_now_ns();
 	child = fork();
 	if (child < 0) {
@@ -260,20 +298,7 @@ static int run_exec(struct st_rt_global *g, const struct exec_args *a, const cha
 		goto out;
 	}
 	st_steps_add(&steps, "exec", st_now_ns() - t0);
-	ret = a->pid_file ? st_rt_write_pid_file(a->pid_file, pid, err) : 0;
-	/* Other commands on this container (kill) must not wait for the process to end. */
-	st_rt_state_close(&s);
-	if (ret == 0 && !a->detach) {
-		struct rusage ru;
-		int status = 0, killed = 0;
-
-		ret = st_sandbox_wait(pid, 0, &status, &ru, &killed, err);
-		*code = ret == 0 ? st_status_to_exit(status) : ST_EXIT_FAILURE;
-	} else {
-		*code = ret < 0 ? ST_EXIT_FAILURE : ST_EXIT_OK;
-	}
-	if (ret == 0)
-		ret = st_rt_report(g, &s, "exec", &steps, json_pack("{s:i}", "pid", pid), err);
+	ret = wait_or_detach(g, a, &s, pid, &steps, code, err);
 out:
 	for (size_t i = 0; i < ARRAY_SIZE(fds); i++)
 		closep(&fds[i]);

@@ -236,28 +236,18 @@ static int hold_container(struct st_channel *ch, pid_t *pid, struct st_workload 
 	return 0;
 }
 
-static int run(const struct st_sandbox_config *cfg, int own_pid_ns, struct outside *o,
-	       struct st_steps *steps,
-	       struct st_workload *w, struct st_error *err)
+/*
+ * The clone, from inside the namespaces to join; *@pid is the child as soon
+ * as it exists, so that the caller's cleanup ends it on any error after.
+ */
+static int clone_joined(const struct st_sandbox_config *cfg, struct st_channel *ch, pid_t *pid,
+			struct st_steps *steps, struct st_workload *w, struct st_error *err)
 {
-	struct st_channel ch __attribute__((cleanup(st_channel_close)));
-	_cleanup_pid_ pid_t pid = -1;
 	_cleanup_close_ int restore_net = -1;
 	int restore_joined[ST_LAYER_COUNT];
-	struct setup_report rep;
-	uint64_t t0, start;
+	uint64_t t0;
 	int ret;
 
-	ret = st_channel_open(&ch, err);
-	if (ret < 0)
-		return ret;
-	/*
-	 * Without a pid namespace nothing kills what the workload leaves
-	 * behind when it or the init dies: as subreaper we inherit it, and end
-	 * it below, on every path.
-	 */
-	if (!own_pid_ns && prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
-		return st_error_set(err, errno, "sandbox: becoming a subreaper");
 	/*
 	 * join: entering needs CAP_SYS_ADMIN over the target, which a child in
 	 * a new user namespace no longer has; so we step in for the clone
@@ -275,29 +265,33 @@ static int run(const struct st_sandbox_config *cfg, int own_pid_ns, struct outsi
 		return ret;
 	}
 	t0 = st_now_ns();
-	pid = st_fault("clone", err);
-	if (pid == 0)
-		pid = st_clone3_cgroup(st_layer_flags(cfg->mask),
-				       cfg->cgroup && cfg->cgroup->into_clone ? cfg->cgroup->v2_fd : -1, err);
-	if (pid == 0)
-		sandbox_child(cfg, &ch);
-	if (pid > 0)
+	*pid = st_fault("clone", err);
+	if (*pid == 0)
+		*pid = st_clone3_cgroup(st_layer_flags(cfg->mask),
+					cfg->cgroup && cfg->cgroup->into_clone ? cfg->cgroup->v2_fd : -1,
+					err);
+	if (*pid == 0)
+		sandbox_child(cfg, ch);
+	if (*pid > 0)
 		st_steps_add(steps, "clone", st_now_ns() - t0);
 	else
 		w->clone_errno = err->errnum;
 	ret = st_ns_join_leave(cfg->joins, cfg->njoins, restore_joined,
-			       pid < 0 ? &(struct st_error){ 0 } : err);
-	if (st_net_leave_joined(&restore_net, pid < 0 || ret < 0 ? &(struct st_error){ 0 } : err) < 0)
+			       *pid < 0 ? &(struct st_error){ 0 } : err);
+	if (st_net_leave_joined(&restore_net, *pid < 0 || ret < 0 ? &(struct st_error){ 0 } : err) < 0)
 		ret = -err->errnum;
-	if (pid < 0)
+	if (*pid < 0)
 		return st_error_wrap(err, "sandbox");
-	if (ret < 0)
-		return ret;
-	closep(&ch.go_rd);
-	closep(&ch.report_wr);
-	closep(&ch.exec_wr);
+	return ret;
+}
 
-	/* Before the child is released: nothing it does escapes the limits. */
+/* Before the child is released: nothing it does escapes the limits. */
+static int configure_and_release(const struct st_sandbox_config *cfg, pid_t pid,
+				 struct outside *o, struct st_channel *ch, struct st_steps *steps,
+				 struct st_error *err)
+{
+	int ret = 0;
+
 	if (cfg->cgroup)
 		ret = st_cgroup_attach(cfg->cgroup, pid, steps, err);
 	if (ret == 0)
@@ -307,9 +301,41 @@ static int run(const struct st_sandbox_config *cfg, int own_pid_ns, struct outsi
 		ret = wire_host(cfg, pid, o, steps, err);
 	if (ret < 0)
 		return ret;
-	if (write(ch.go_wr, "g", 1) != 1)
+	if (write(ch->go_wr, "g", 1) != 1)
 		return st_error_set(err, errno, "sandbox: releasing the child");
-	closep(&ch.go_wr);
+	closep(&ch->go_wr);
+	return 0;
+}
+
+static int run(const struct st_sandbox_config *cfg, int own_pid_ns, struct outside *o,
+	       struct st_steps *steps,
+	       struct st_workload *w, struct st_error *err)
+{
+	struct st_channel ch __attribute__((cleanup(st_channel_close)));
+	_cleanup_pid_ pid_t pid = -1;
+	struct setup_report rep;
+	uint64_t start;
+	int ret;
+
+	ret = st_channel_open(&ch, err);
+	if (ret < 0)
+		return ret;
+	/*
+	 * Without a pid namespace nothing kills what the workload leaves
+	 * behind when it or the init dies: as subreaper we inherit it, and end
+	 * it below, on every path.
+	 */
+	if (!own_pid_ns && prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
+		return st_error_set(err, errno, "sandbox: becoming a subreaper");
+	ret = clone_joined(cfg, &ch, &pid, steps, w, err);
+	if (ret < 0)
+		return ret;
+	closep(&ch.go_rd);
+	closep(&ch.report_wr);
+	closep(&ch.exec_wr);
+	ret = configure_and_release(cfg, pid, o, &ch, steps, err);
+	if (ret < 0)
+		return ret;
 	start = st_now_ns();
 
 	if (st_channel_recv(ch.report_rd, &rep, sizeof(rep), &o->held_fd) < 0)

@@ -32,7 +32,9 @@
 #include <string.h>
 
 #include "sandboxtime/compiler.h"
+#include "sandboxtime/seccomp_eval.h"
 #include "sandboxtime/seccomp_reshape.h"
+#include "sandboxtime/seccomp_search.h"
 
 #define OFF_NR ((uint32_t)offsetof(struct seccomp_data, nr))
 #define OFF_ARCH ((uint32_t)offsetof(struct seccomp_data, arch))
@@ -41,131 +43,6 @@
 
 /* What A may hold at an instruction: zero (nothing loaded yet), nr, arch, or anything else. */
 enum { F_ZERO = 1, F_NR = 2, F_ARCH = 4, F_OTHER = 8 };
-
-int64_t st_seccomp_eval(const struct sock_filter *prog, size_t len, const struct seccomp_data *d)
-{
-	uint32_t a = 0, x = 0, mem[BPF_MEMWORDS] = { 0 };
-	size_t pc = 0;
-
-	for (size_t steps = 0; pc < len && steps <= len; steps++) {
-		const struct sock_filter *f = &prog[pc++];
-		uint32_t src = BPF_SRC(f->code) == BPF_X ? x : f->k, w;
-		int jump = -1;
-
-		switch (f->code) {
-		case BPF_LD | BPF_W | BPF_ABS:
-			if (f->k % 4 || f->k > sizeof(*d) - 4)
-				return -1;
-			memcpy(&w, (const char *)d + f->k, 4);
-			a = w;
-			continue;
-		case BPF_LD | BPF_W | BPF_LEN:
-			a = sizeof(*d);
-			continue;
-		case BPF_LDX | BPF_W | BPF_LEN:
-			x = sizeof(*d);
-			continue;
-		case BPF_LD | BPF_IMM:
-			a = f->k;
-			continue;
-		case BPF_LDX | BPF_IMM:
-			x = f->k;
-			continue;
-		case BPF_LD | BPF_MEM:
-		case BPF_LDX | BPF_MEM:
-		case BPF_ST:
-		case BPF_STX:
-			if (f->k >= BPF_MEMWORDS)
-				return -1;
-			if (f->code == (BPF_LD | BPF_MEM))
-				a = mem[f->k];
-			else if (f->code == (BPF_LDX | BPF_MEM))
-				x = mem[f->k];
-			else
-				mem[f->k] = f->code == BPF_ST ? a : x;
-			continue;
-		case BPF_MISC | BPF_TAX:
-			x = a;
-			continue;
-		case BPF_MISC | BPF_TXA:
-			a = x;
-			continue;
-		case BPF_RET | BPF_K:
-			return f->k;
-		case BPF_RET | BPF_A:
-			return a;
-		case BPF_JMP | BPF_JA:
-			if (f->k >= len - pc)
-				return -1;
-			pc += f->k;
-			continue;
-		}
-		if (BPF_CLASS(f->code) == BPF_ALU) {
-			switch (BPF_OP(f->code)) {
-			case BPF_ADD:
-				a += src;
-				break;
-			case BPF_SUB:
-				a -= src;
-				break;
-			case BPF_MUL:
-				a *= src;
-				break;
-			case BPF_DIV:
-				if (!src)
-					return 0;
-				a /= src;
-				break; /* as the kernel: the filter returns 0 */
-			case BPF_MOD:
-				if (!src)
-					return 0;
-				a %= src;
-				break;
-			case BPF_OR:
-				a |= src;
-				break;
-			case BPF_AND:
-				a &= src;
-				break;
-			case BPF_XOR:
-				a ^= src;
-				break;
-			case BPF_LSH:
-				a = src < 32 ? a << src : 0;
-				break;
-			case BPF_RSH:
-				a = src < 32 ? a >> src : 0;
-				break;
-			case BPF_NEG:
-				a = -a;
-				break;
-			default:
-				return -1;
-			}
-			continue;
-		}
-		if (BPF_CLASS(f->code) != BPF_JMP)
-			return -1;
-		switch (BPF_OP(f->code)) {
-		case BPF_JEQ:
-			jump = a == src;
-			break;
-		case BPF_JGT:
-			jump = a > src;
-			break;
-		case BPF_JGE:
-			jump = a >= src;
-			break;
-		case BPF_JSET:
-			jump = !!(a & src);
-			break;
-		default:
-			return -1;
-		}
-		pc += jump ? f->jt : f->jf;
-	}
-	return -1;
-}
 
 /* The instructions the walk steps through; any other ends it. */
 static int walkable(const struct sock_filter *f)
@@ -213,13 +90,9 @@ static int successors(const struct sock_filter *prog, size_t len, size_t pc, siz
 #define T_TAIL (2ull << 48)
 #define tail_of(pc, reload) (T_TAIL | ((uint64_t)(reload) << 32) | (uint64_t)(pc))
 
-struct seg {
-	uint32_t start; /* the range runs to the next segment's start */
-	uint64_t what;	/* nr ranges: an outcome; arch ranges: a class index */
-};
 
 struct segs {
-	struct seg *v;
+	struct st_bpf_range *v;
 	size_t n, cap;
 };
 
@@ -229,14 +102,14 @@ static int segs_add(struct segs *s, uint32_t start, uint64_t what)
 		return 0; /* the same outcome as the range before: one range */
 	if (s->n == s->cap) {
 		size_t cap = s->cap ? 2 * s->cap : 64;
-		struct seg *v = realloc(s->v, cap * sizeof(*v));
+		struct st_bpf_range *v = realloc(s->v, cap * sizeof(*v));
 
 		if (!v)
 			return -1;
 		s->v = v;
 		s->cap = cap;
 	}
-	s->v[s->n++] = (struct seg){ start, what };
+	s->v[s->n++] = (struct st_bpf_range){ start, what };
 	return 0;
 }
 
@@ -324,218 +197,6 @@ static uint64_t walk(const struct sock_filter *prog, size_t len, uint32_t arch, 
 	return 0;
 }
 
-struct prog {
-	struct sock_filter *v;
-	size_t n, cap;
-	int oom;
-};
-
-static size_t emit(struct prog *p, uint16_t code, uint8_t jt, uint8_t jf, uint32_t k)
-{
-	if (p->n == p->cap) {
-		size_t cap = p->cap ? 2 * p->cap : 256;
-		struct sock_filter *v = realloc(p->v, cap * sizeof(*v));
-
-		if (!v) {
-			p->oom = 1;
-			return p->n;
-		}
-		p->v = v;
-		p->cap = cap;
-	}
-	p->v[p->n] = (struct sock_filter){ code, jt, jf, k };
-	return p->n++;
-}
-
-/* A jump to a place known later: instruction @at jumps to label @label. */
-struct fixup {
-	size_t at, label;
-};
-
-struct layout {
-	struct prog p;
-	struct fixup *fix;
-	size_t nfix, capfix;
-	size_t *label_pos; /* per label: where it was placed */
-	int oom;
-};
-
-static void jump_to(struct layout *l, size_t label)
-{
-	size_t at = emit(&l->p, BPF_JMP | BPF_JA, 0, 0, 0);
-
-	if (l->nfix == l->capfix) {
-		size_t cap = l->capfix ? 2 * l->capfix : 64;
-		struct fixup *v = realloc(l->fix, cap * sizeof(*v));
-
-		if (!v) {
-			l->oom = 1;
-			return;
-		}
-		l->fix = v;
-		l->capfix = cap;
-	}
-	l->fix[l->nfix++] = (struct fixup){ at, label };
-}
-
-/*
- * A search over segments of A: @s sorted by start; @leaf emits a segment's
- * outcome as one instruction; @ret says whether an outcome is a constant
- * verdict, which a jump can reach in a pool of RETs instead.
- */
-struct search {
-	const struct seg *s;
-	void (*leaf)(struct layout *, uint64_t, const void *);
-	int (*ret)(uint64_t, const void *, uint32_t *);
-	const void *ctx;
-};
-
-#define POOL_MAX 8
-#define BLOCK_MAX 250 /* instructions a block and its pool may take: conditional jumps reach 255   \
-		       */
-
-static int is_ret(const struct search *t, size_t i, uint32_t *k)
-{
-	return t->ret(t->s[i].what, t->ctx, k);
-}
-
-/* A block's distinct verdicts over [lo, hi); POOL_MAX + 1 when there are more. */
-static size_t pool_of(const struct search *t, size_t lo, size_t hi, uint32_t pool[POOL_MAX])
-{
-	size_t n = 0, j;
-	uint32_t k;
-
-	for (size_t i = lo; i < hi; i++) {
-		if (!is_ret(t, i, &k))
-			continue;
-		for (j = 0; j < n && pool[j] != k; j++)
-			;
-		if (j < n)
-			continue;
-		if (n == POOL_MAX)
-			return POOL_MAX + 1;
-		pool[n++] = k;
-	}
-	return n;
-}
-
-/* A block's instructions without its pool: one per comparison and per outcome that is no verdict.
- */
-static size_t body_size(const struct search *t, size_t lo, size_t hi)
-{
-	size_t mid = lo + (hi - lo) / 2;
-	uint32_t k;
-
-	if (hi - lo == 1)
-		return is_ret(t, lo, &k) ? 0 : 1;
-	return 1 + body_size(t, lo, mid) + body_size(t, mid, hi);
-}
-
-static int fits_block(const struct search *t, size_t lo, size_t hi)
-{
-	uint32_t pool[POOL_MAX];
-	size_t n = pool_of(t, lo, hi, pool);
-
-	return hi - lo >= 2 && n <= POOL_MAX && body_size(t, lo, hi) + n <= BLOCK_MAX;
-}
-
-/* Instructions the search over segments [lo, hi) takes. */
-static size_t tree_size(const struct search *t, size_t lo, size_t hi)
-{
-	size_t mid = lo + (hi - lo) / 2, left;
-	uint32_t pool[POOL_MAX];
-
-	if (hi - lo == 1)
-		return 1;
-	if (fits_block(t, lo, hi))
-		return body_size(t, lo, hi) + pool_of(t, lo, hi, pool);
-	left = tree_size(t, lo, mid);
-	return 1 + (left > 255) + left + tree_size(t, mid, hi);
-}
-
-struct pool_ref {
-	size_t at;
-	int jt; /* which branch of the comparison at @at */
-	uint32_t k;
-};
-
-/* A block's comparisons: a branch to a verdict points into the pool, patched after. */
-static void block_body(struct layout *l, const struct search *t, size_t lo, size_t hi,
-		       struct pool_ref *refs, size_t *nrefs)
-{
-	size_t mid = lo + (hi - lo) / 2, at;
-	uint32_t k;
-
-	at = emit(&l->p, BPF_JMP | BPF_JGE | BPF_K, 0, 0, t->s[mid].start);
-	if (mid - lo == 1 && is_ret(t, lo, &k))
-		refs[(*nrefs)++] = (struct pool_ref){ at, 0, k };
-	else if (mid - lo == 1)
-		t->leaf(l, t->s[lo].what, t->ctx);
-	else
-		block_body(l, t, lo, mid, refs, nrefs);
-	if (hi - mid == 1 && is_ret(t, mid, &k)) {
-		refs[(*nrefs)++] = (struct pool_ref){ at, 1, k };
-		return;
-	}
-	if (!l->p.oom)
-		l->p.v[at].jt = (uint8_t)(l->p.n - at - 1);
-	if (hi - mid == 1)
-		t->leaf(l, t->s[mid].what, t->ctx);
-	else
-		block_body(l, t, mid, hi, refs, nrefs);
-}
-
-/*
- * A binary search over segments [lo, hi) of A: the lower half first (JGE's
- * false branch falls through), a JA over it when it is longer than a
- * conditional jump reaches. A subtree short enough is a block: its
- * comparisons jump straight to a pool of RETs after it, so a verdict costs
- * no instruction of its own (most leaves are "allow" or the default).
- */
-static void tree(struct layout *l, const struct search *t, size_t lo, size_t hi)
-{
-	size_t mid = lo + (hi - lo) / 2, left;
-
-	if (hi - lo == 1) {
-		t->leaf(l, t->s[lo].what, t->ctx);
-		return;
-	}
-	if (fits_block(t, lo, hi)) {
-		struct pool_ref *refs = malloc((hi - lo) * sizeof(*refs));
-		uint32_t pool[POOL_MAX];
-		size_t n = pool_of(t, lo, hi, pool), nrefs = 0, pos[POOL_MAX];
-
-		if (!refs) {
-			l->oom = 1;
-			return;
-		}
-		block_body(l, t, lo, hi, refs, &nrefs);
-		for (size_t i = 0; i < n; i++)
-			pos[i] = emit(&l->p, BPF_RET | BPF_K, 0, 0, pool[i]);
-		for (size_t r = 0; r < nrefs && !l->p.oom; r++) {
-			size_t i = 0;
-
-			while (pool[i] != refs[r].k)
-				i++;
-			if (refs[r].jt)
-				l->p.v[refs[r].at].jt = (uint8_t)(pos[i] - refs[r].at - 1);
-			else
-				l->p.v[refs[r].at].jf = (uint8_t)(pos[i] - refs[r].at - 1);
-		}
-		free(refs);
-		return;
-	}
-	left = tree_size(t, lo, mid);
-	if (left <= 255) {
-		emit(&l->p, BPF_JMP | BPF_JGE | BPF_K, (uint8_t)left, 0, t->s[mid].start);
-	} else {
-		emit(&l->p, BPF_JMP | BPF_JGE | BPF_K, 0, 1, t->s[mid].start);
-		emit(&l->p, BPF_JMP | BPF_JA, 0, 0, (uint32_t)left);
-	}
-	tree(l, t, lo, mid);
-	tree(l, t, mid, hi);
-}
-
 /* Labels: one per class section, then one per tail outcome (stub or copied instruction). */
 struct labels {
 	const uint64_t *tails; /* distinct tail outcomes, sorted */
@@ -543,17 +204,17 @@ struct labels {
 	const struct segs *classes;
 };
 
-static void nr_leaf(struct layout *l, uint64_t what, const void *ctx)
+static void nr_leaf(struct st_bpf_layout *l, uint64_t what, const void *ctx)
 {
 	const struct labels *lb = ctx;
 
 	if ((what & ~0xffffffffull) == T_RET) {
-		emit(&l->p, BPF_RET | BPF_K, 0, 0, (uint32_t)what);
+		st_bpf_emit(&l->p, BPF_RET | BPF_K, 0, 0, (uint32_t)what);
 		return;
 	}
 	for (size_t i = 0; i < lb->ntails; i++)
 		if (lb->tails[i] == what) {
-			jump_to(l, lb->first_tail + i);
+			st_bpf_jump(l, lb->first_tail + i);
 			return;
 		}
 	l->oom = 1; /* cannot happen: every tail outcome was collected */
@@ -574,16 +235,16 @@ static int arch_ret(uint64_t what, const void *ctx, uint32_t *k)
 	return c->n == 1 && nr_ret(c->v[0].what, NULL, k);
 }
 
-static void arch_leaf(struct layout *l, uint64_t what, const void *ctx)
+static void arch_leaf(struct st_bpf_layout *l, uint64_t what, const void *ctx)
 {
 	const struct labels *lb = ctx;
 	const struct segs *c = &lb->classes[what];
 
 	/* An architecture with one verdict for every number (a foreign one): the verdict itself. */
 	if (c->n == 1 && (c->v[0].what & ~0xffffffffull) == T_RET)
-		emit(&l->p, BPF_RET | BPF_K, 0, 0, (uint32_t)c->v[0].what);
+		st_bpf_emit(&l->p, BPF_RET | BPF_K, 0, 0, (uint32_t)c->v[0].what);
 	else
-		jump_to(l, what);
+		st_bpf_jump(l, what);
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -627,34 +288,61 @@ static int check(const struct sock_filter *a, size_t alen, const struct sock_fil
 	return 0;
 }
 
-int st_seccomp_reshape(const struct sock_filter *in, size_t len, struct sock_filter **out,
-		       size_t *out_len)
+/* One reshaping: the program in, what is learned of it, and the program written. */
+struct reshape {
+	const struct sock_filter *in;
+	size_t len;
+	uint8_t *fields;   /* per instruction: what A may hold there (F_*) */
+	uint8_t *keep;	   /* per instruction: reached from a tail, so copied */
+	size_t *new_index; /* per kept instruction: its index among the copied ones */
+	size_t *stack;
+	struct cuts archc, nrc;
+	struct segs *classes; /* per class of architectures: the outcome of each number range */
+	size_t nclasses;
+	struct segs arch_segs; /* per architecture range: its class */
+	uint64_t *tails;       /* distinct tail outcomes, sorted */
+	size_t ntails;
+	struct st_bpf_layout l;
+	struct labels lb;
+};
+
+static int reshape_alloc(struct reshape *r)
 {
-	_cleanup_free_ uint8_t *fields = calloc(len ? len : 1, 1);
-	_cleanup_free_ uint8_t *keep = calloc(len ? len : 1, 1);
-	_cleanup_free_ size_t *new_index = calloc(len ? len : 1, sizeof(size_t));
-	_cleanup_free_ uint32_t *archv = malloc((2 * len + 1) * sizeof(uint32_t));
-	_cleanup_free_ uint32_t *nrv = malloc((2 * len + 1) * sizeof(uint32_t));
-	_cleanup_free_ uint64_t *tails = NULL;
-	_cleanup_free_ struct segs *classes = NULL;
-	_cleanup_free_ size_t *stack = malloc((len ? len : 1) * sizeof(size_t));
-	struct cuts archc = { archv, 0 }, nrc = { nrv, 0 };
-	struct segs arch_segs = { 0 };
-	struct layout l = { 0 };
-	struct labels lb = { 0 };
-	size_t nclasses = 0, ntails = 0, nstack = 0, tail_base;
-	int ret = -1;
+	r->fields = calloc(r->len, 1);
+	r->keep = calloc(r->len, 1);
+	r->new_index = calloc(r->len, sizeof(size_t));
+	r->stack = malloc(r->len * sizeof(size_t));
+	r->archc.v = malloc((2 * r->len + 1) * sizeof(uint32_t));
+	r->nrc.v = malloc((2 * r->len + 1) * sizeof(uint32_t));
+	return r->fields && r->keep && r->new_index && r->stack && r->archc.v && r->nrc.v ? 0 : -1;
+}
 
-	if (!len || len > BPF_MAXINSNS || !fields || !keep || !new_index || !archv || !nrv ||
-	    !stack)
-		return -1;
+static void reshape_free(struct reshape *r)
+{
+	for (size_t c = 0; c < r->nclasses; c++)
+		free(r->classes[c].v);
+	free(r->classes);
+	free(r->arch_segs.v);
+	free(r->tails);
+	free(r->l.p.v);
+	free(r->l.fix);
+	free(r->l.label_pos);
+	free(r->fields);
+	free(r->keep);
+	free(r->new_index);
+	free(r->stack);
+	free(r->archc.v);
+	free(r->nrc.v);
+}
 
-	/* What A may hold where (a sound over-approximation); which constants cut which field. */
-	fields[0] = F_ZERO;
-	for (size_t pc = 0; pc < len; pc++) {
-		const struct sock_filter *f = &in[pc];
+/* What A may hold where (a sound over-approximation); which constants cut which field. */
+static int find_cuts(struct reshape *r)
+{
+	r->fields[0] = F_ZERO;
+	for (size_t pc = 0; pc < r->len; pc++) {
+		const struct sock_filter *f = &r->in[pc];
 		size_t next[2];
-		int n = successors(in, len, pc, next), now = fields[pc];
+		int n = successors(r->in, r->len, pc, next), now = r->fields[pc];
 
 		if (!now)
 			continue;
@@ -669,169 +357,229 @@ int st_seccomp_reshape(const struct sock_filter *in, size_t len, struct sock_fil
 			now = F_OTHER;
 		if (BPF_CLASS(f->code) == BPF_JMP && BPF_SRC(f->code) == BPF_K &&
 		    BPF_OP(f->code) != BPF_JA) {
-			if (fields[pc] & F_NR)
-				cuts_of(f, &nrc);
-			if (fields[pc] & F_ARCH)
-				cuts_of(f, &archc);
+			if (r->fields[pc] & F_NR)
+				cuts_of(f, &r->nrc);
+			if (r->fields[pc] & F_ARCH)
+				cuts_of(f, &r->archc);
 		}
 		for (int i = 0; i < n; i++)
-			fields[next[i]] |= (uint8_t)now;
+			r->fields[next[i]] |= (uint8_t)now;
 	}
-	cuts_sort(&archc);
-	cuts_sort(&nrc);
+	cuts_sort(&r->archc);
+	cuts_sort(&r->nrc);
 	/*
 	 * Every cell is walked, and checked on both ends in both programs: a
 	 * bound on the work for odd programs (libseccomp's default profile:
 	 * a few architectures times ~2,000 number cells).
 	 */
-	if ((uint64_t)archc.n * nrc.n > MAX_CELLS)
-		return -1;
+	return (uint64_t)r->archc.n * r->nrc.n > MAX_CELLS ? -1 : 0;
+}
 
-	/* Per architecture cell, the outcome of every number range; equal lists are one class. */
-	for (size_t i = 0; i < archc.n; i++) {
+/* The index of the class with the outcomes @s, added if new (then @s is owned by it). */
+static int class_of(struct reshape *r, struct segs *s, size_t *c)
+{
+	struct segs *grown;
+
+	for (*c = 0; *c < r->nclasses && !same_segs(&r->classes[*c], s); ++*c)
+		;
+	if (*c < r->nclasses) {
+		free(s->v);
+		return 0;
+	}
+	grown = realloc(r->classes, (r->nclasses + 1) * sizeof(*r->classes));
+	if (!grown) {
+		free(s->v);
+		return -1;
+	}
+	r->classes = grown;
+	r->classes[r->nclasses++] = *s;
+	return 0;
+}
+
+/* Per architecture cell, the outcome of every number range; equal lists are one class. */
+static int group_archs(struct reshape *r)
+{
+	for (size_t i = 0; i < r->archc.n; i++) {
 		struct segs s = { 0 };
 		size_t c;
 
-		for (size_t j = 0; j < nrc.n; j++) {
-			uint64_t what = walk(in, len, archc.v[i], nrc.v[j]);
+		for (size_t j = 0; j < r->nrc.n; j++) {
+			uint64_t what = walk(r->in, r->len, r->archc.v[i], r->nrc.v[j]);
 
-			if (!what || segs_add(&s, nrc.v[j], what) < 0) {
+			if (!what || segs_add(&s, r->nrc.v[j], what) < 0) {
 				free(s.v);
-				goto out;
+				return -1;
 			}
 		}
-		for (c = 0; c < nclasses && !same_segs(&classes[c], &s); c++)
-			;
-		if (c == nclasses) {
-			struct segs *grown = realloc(classes, (nclasses + 1) * sizeof(*classes));
-
-			if (!grown) {
-				free(s.v);
-				goto out;
-			}
-			classes = grown;
-			classes[nclasses++] = s;
-		} else {
-			free(s.v);
-		}
-		if (segs_add(&arch_segs, archc.v[i], c) < 0)
-			goto out;
+		if (class_of(r, &s, &c) < 0 || segs_add(&r->arch_segs, r->archc.v[i], c) < 0)
+			return -1;
 	}
+	return 0;
+}
 
-	/* The distinct tails, and the original instructions they reach. */
-	for (size_t c = 0; c < nclasses; c++)
-		for (size_t k = 0; k < classes[c].n; k++)
-			if ((classes[c].v[k].what & ~0xffffffffffffull) == T_TAIL) {
-				uint64_t *grown = realloc(tails, (ntails + 1) * sizeof(*tails));
+/* The distinct tails, sorted. */
+static int collect_tails(struct reshape *r)
+{
+	size_t n = 0;
+
+	for (size_t c = 0; c < r->nclasses; c++)
+		for (size_t k = 0; k < r->classes[c].n; k++)
+			if ((r->classes[c].v[k].what & ~0xffffffffffffull) == T_TAIL) {
+				uint64_t *grown = realloc(r->tails, (r->ntails + 1) * sizeof(*r->tails));
 
 				if (!grown)
-					goto out;
-				tails = grown;
-				tails[ntails++] = classes[c].v[k].what;
+					return -1;
+				r->tails = grown;
+				r->tails[r->ntails++] = r->classes[c].v[k].what;
 			}
-	if (ntails) /* qsort(NULL, 0) is undefined: a program with no argument checks has no tail */
-		qsort(tails, ntails, sizeof(*tails), cmp_u64);
-	{
-		size_t n = 0;
+	if (r->ntails) /* qsort(NULL, 0) is undefined: a program with no argument checks has no tail */
+		qsort(r->tails, r->ntails, sizeof(*r->tails), cmp_u64);
+	for (size_t i = 0; i < r->ntails; i++)
+		if (!n || r->tails[n - 1] != r->tails[i])
+			r->tails[n++] = r->tails[i];
+	r->ntails = n;
+	return 0;
+}
 
-		for (size_t i = 0; i < ntails; i++)
-			if (!n || tails[n - 1] != tails[i])
-				tails[n++] = tails[i];
-		ntails = n;
-	}
-	for (size_t i = 0; i < ntails; i++) {
-		size_t pc = (size_t)(tails[i] & 0xffffffffull);
+/* The original instructions the tails reach. */
+static void mark_kept(struct reshape *r)
+{
+	size_t nstack = 0;
 
-		if (!keep[pc]) {
-			keep[pc] = 1;
-			stack[nstack++] = pc;
+	for (size_t i = 0; i < r->ntails; i++) {
+		size_t pc = (size_t)(r->tails[i] & 0xffffffffull);
+
+		if (!r->keep[pc]) {
+			r->keep[pc] = 1;
+			r->stack[nstack++] = pc;
 		}
 	}
 	while (nstack) {
-		size_t pc = stack[--nstack], next[2];
-		int n = successors(in, len, pc, next);
+		size_t pc = r->stack[--nstack], next[2];
+		int n = successors(r->in, r->len, pc, next);
 
 		for (int i = 0; i < n; i++)
-			if (!keep[next[i]]) {
-				keep[next[i]] = 1;
-				stack[nstack++] = next[i];
+			if (!r->keep[next[i]]) {
+				r->keep[next[i]] = 1;
+				r->stack[nstack++] = next[i];
 			}
 	}
+}
+
+/* The search over architectures, then one over numbers per class that needs it. */
+static int emit_searches(struct reshape *r)
+{
+	struct st_bpf_layout *l = &r->l;
 
 	/* Labels: classes 0..nclasses-1, then the tails' entries. */
-	lb.tails = tails;
-	lb.ntails = ntails;
-	lb.first_tail = nclasses;
-	lb.classes = classes;
-	l.label_pos = calloc(nclasses + ntails + 1, sizeof(size_t));
-	if (!l.label_pos)
-		goto out;
+	r->lb = (struct labels){ r->tails, r->ntails, r->nclasses, r->classes };
+	l->label_pos = calloc(r->nclasses + r->ntails + 1, sizeof(size_t));
+	if (!l->label_pos)
+		return -1;
 
-	emit(&l.p, BPF_LD | BPF_W | BPF_ABS, 0, 0, OFF_ARCH);
-	tree(&l, &(struct search){ arch_segs.v, arch_leaf, arch_ret, &lb }, 0, arch_segs.n);
-	for (size_t c = 0; c < nclasses; c++) {
-		if (classes[c].n == 1 && (classes[c].v[0].what & ~0xffffffffull) == T_RET)
+	st_bpf_emit(&l->p, BPF_LD | BPF_W | BPF_ABS, 0, 0, OFF_ARCH);
+	st_bpf_tree(l, &(struct st_bpf_search){ r->arch_segs.v, arch_leaf, arch_ret, &r->lb }, 0,
+		    r->arch_segs.n);
+	for (size_t c = 0; c < r->nclasses; c++) {
+		const struct segs *cl = &r->classes[c];
+
+		if (cl->n == 1 && (cl->v[0].what & ~0xffffffffull) == T_RET)
 			continue; /* returned from the architecture's leaf */
-		l.label_pos[c] = l.p.n;
-		emit(&l.p, BPF_LD | BPF_W | BPF_ABS, 0, 0, OFF_NR);
-		tree(&l, &(struct search){ classes[c].v, nr_leaf, nr_ret, &lb }, 0, classes[c].n);
+		l->label_pos[c] = l->p.n;
+		st_bpf_emit(&l->p, BPF_LD | BPF_W | BPF_ABS, 0, 0, OFF_NR);
+		st_bpf_tree(l, &(struct st_bpf_search){ cl->v, nr_leaf, nr_ret, &r->lb }, 0, cl->n);
 	}
-	/* A tail whose first instruction reads A: A as it was there, then the tail. */
-	for (size_t i = 0; i < ntails; i++) {
-		int reload = (int)((tails[i] >> 32) & 0xff);
+	return 0;
+}
+
+/* A tail whose first instruction reads A: A as it was there, then a JA to the tail. */
+static void emit_reloads(struct reshape *r)
+{
+	struct st_bpf_layout *l = &r->l;
+
+	for (size_t i = 0; i < r->ntails; i++) {
+		int reload = (int)((r->tails[i] >> 32) & 0xff);
 
 		if (!reload)
 			continue;
-		l.label_pos[nclasses + i] = l.p.n;
+		l->label_pos[r->nclasses + i] = l->p.n;
 		if (reload == F_ZERO)
-			emit(&l.p, BPF_LD | BPF_IMM, 0, 0, 0);
+			st_bpf_emit(&l->p, BPF_LD | BPF_IMM, 0, 0, 0);
 		else
-			emit(&l.p, BPF_LD | BPF_W | BPF_ABS, 0, 0,
-			     reload == F_NR ? OFF_NR : OFF_ARCH);
-		emit(&l.p, BPF_JMP | BPF_JA, 0, 0, 0); /* k set below */
+			st_bpf_emit(&l->p, BPF_LD | BPF_W | BPF_ABS, 0, 0,
+				    reload == F_NR ? OFF_NR : OFF_ARCH);
+		st_bpf_emit(&l->p, BPF_JMP | BPF_JA, 0, 0, 0); /* k set by patch_labels() */
 	}
-	tail_base = l.p.n;
-	for (size_t pc = 0, n = 0; pc < len; pc++)
-		if (keep[pc])
-			new_index[pc] = n++;
-	for (size_t pc = 0; pc < len; pc++) {
-		struct sock_filter f = in[pc];
+}
 
-		if (!keep[pc])
+/* The kept original instructions, their jumps renumbered. */
+static void copy_kept(struct reshape *r)
+{
+	const size_t *ni = r->new_index;
+
+	for (size_t pc = 0, n = 0; pc < r->len; pc++)
+		if (r->keep[pc])
+			r->new_index[pc] = n++;
+	for (size_t pc = 0; pc < r->len; pc++) {
+		struct sock_filter f = r->in[pc];
+
+		if (!r->keep[pc])
 			continue;
 		if (f.code == (BPF_JMP | BPF_JA)) {
-			f.k = (uint32_t)(new_index[pc + 1 + f.k] - new_index[pc] - 1);
+			f.k = (uint32_t)(ni[pc + 1 + f.k] - ni[pc] - 1);
 		} else if (BPF_CLASS(f.code) == BPF_JMP) {
-			f.jt = (uint8_t)(new_index[pc + 1 + f.jt] - new_index[pc] - 1);
-			f.jf = (uint8_t)(new_index[pc + 1 + f.jf] - new_index[pc] - 1);
+			f.jt = (uint8_t)(ni[pc + 1 + f.jt] - ni[pc] - 1);
+			f.jf = (uint8_t)(ni[pc + 1 + f.jf] - ni[pc] - 1);
 		}
-		emit(&l.p, f.code, f.jt, f.jf, f.k);
+		st_bpf_emit(&r->l.p, f.code, f.jt, f.jf, f.k);
 	}
-	if (l.oom || l.p.oom)
-		goto out;
-	for (size_t i = 0; i < ntails; i++) {
-		size_t entry = tail_base + new_index[tails[i] & 0xffffffffull];
+}
 
-		if ((tails[i] >> 32) & 0xff)
-			l.p.v[l.label_pos[nclasses + i] + 1].k =
-			    (uint32_t)(entry - (l.label_pos[nclasses + i] + 1) - 1);
+/* Every jump to a label, now that the copied tails begin at @tail_base. */
+static void patch_labels(struct reshape *r, size_t tail_base)
+{
+	struct st_bpf_layout *l = &r->l;
+
+	for (size_t i = 0; i < r->ntails; i++) {
+		size_t entry = tail_base + r->new_index[r->tails[i] & 0xffffffffull];
+		size_t *pos = &l->label_pos[r->nclasses + i];
+
+		if ((r->tails[i] >> 32) & 0xff)
+			l->p.v[*pos + 1].k = (uint32_t)(entry - (*pos + 1) - 1);
 		else
-			l.label_pos[nclasses + i] = entry;
+			*pos = entry;
 	}
-	for (size_t i = 0; i < l.nfix; i++)
-		l.p.v[l.fix[i].at].k = (uint32_t)(l.label_pos[l.fix[i].label] - l.fix[i].at - 1);
+	for (size_t i = 0; i < l->nfix; i++)
+		l->p.v[l->fix[i].at].k = (uint32_t)(l->label_pos[l->fix[i].label] - l->fix[i].at - 1);
+}
 
-	if (l.p.n >= len || l.p.n > BPF_MAXINSNS || check(in, len, l.p.v, l.p.n, &archc, &nrc) < 0)
+int st_seccomp_reshape(const struct sock_filter *in, size_t len, struct sock_filter **out,
+		       size_t *out_len)
+{
+	struct reshape r = { .in = in, .len = len };
+	size_t tail_base;
+	int ret = -1;
+
+	if (!len || len > BPF_MAXINSNS || reshape_alloc(&r) < 0)
 		goto out;
-	*out = steal_pointer(&l.p.v);
-	*out_len = l.p.n;
+	if (find_cuts(&r) < 0 || group_archs(&r) < 0 || collect_tails(&r) < 0)
+		goto out;
+	mark_kept(&r);
+	if (emit_searches(&r) < 0)
+		goto out;
+	emit_reloads(&r);
+	tail_base = r.l.p.n;
+	copy_kept(&r);
+	if (r.l.oom || r.l.p.oom)
+		goto out;
+	patch_labels(&r, tail_base);
+	if (r.l.p.n >= len || r.l.p.n > BPF_MAXINSNS ||
+	    check(in, len, r.l.p.v, r.l.p.n, &r.archc, &r.nrc) < 0)
+		goto out;
+	*out = steal_pointer(&r.l.p.v);
+	*out_len = r.l.p.n;
 	ret = 0;
 out:
-	for (size_t c = 0; c < nclasses; c++)
-		free(classes[c].v);
-	free(arch_segs.v);
-	free(l.p.v);
-	free(l.fix);
-	free(l.label_pos);
+	reshape_free(&r);
 	return ret;
 }

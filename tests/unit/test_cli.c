@@ -219,7 +219,7 @@ static void test_compare_command(void **state)
 	assert_int_equal(o.command, ST_CMD_COMPARE);
 	assert_int_equal(o.compare.nfiles, 2);
 	assert_int_equal(o.compare.resamples, 2000);
-	assert_false(o.compare.seed_given);
+	assert_false(o.compare.seed.given);
 	assert_true(o.compare.fail_pct < 0);
 	/* Files before, between and after the options; "--" ends them. */
 	assert_int_equal(PARSE(&o, &err, "compare", "a.json", "--seed=7", "b.json", "--format=markdown",
@@ -229,8 +229,8 @@ static void test_compare_command(void **state)
 	assert_string_equal(o.compare.files[1], "b.json");
 	assert_string_equal(o.compare.files[2], "c.json");
 	assert_string_equal(o.compare.files[3], "-d.json");
-	assert_true(o.compare.seed_given);
-	assert_int_equal(o.compare.seed, 7);
+	assert_true(o.compare.seed.given);
+	assert_int_equal(o.compare.seed.value, 7);
 	assert_int_equal(o.out.format, ST_FORMAT_MARKDOWN);
 	assert_true(o.compare.fail_pct == 2.5);
 	assert_int_equal(o.compare.resamples, 500);

@@ -269,7 +269,7 @@ static void run(struct st_cmp_doc docs[2], struct st_compare *c, const char *fir
 	c->docs = docs;
 	c->ndocs = 2;
 	c->resamples = 2000;
-	c->seed = 99;
+	c->seed.value = 99;
 	c->fail_pct = pct;
 	assert_int_equal(st_compare_run(c, &err), 0);
 }
@@ -410,7 +410,7 @@ static char *compare_text(const char *first, const char *second, enum st_format 
 
 	assert_non_null(m);
 	run(docs, &c, first, second, 10);
-	c.seed = st_compare_files_seed(docs, 2);
+	c.seed.value = st_compare_files_seed(docs, 2);
 	st_compare_free(&c);
 	assert_int_equal(st_compare_run(&c, &err), 0);
 	assert_int_equal(st_compare_write(&c, format, 0, m, &err), 0);

@@ -27,6 +27,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "sandboxtime/seccomp_eval.h"
 #include "sandboxtime/seccomp_reshape.h"
 
 /* Syscalls with rules of their own below. */

@@ -349,6 +349,19 @@ static void test_p95_meaningful(void **state)
 	assert_true(st_stats_p95_meaningful(41));
 }
 
+/* --seed given: its value, whatever it is; not given: a fresh draw each time. */
+static void test_seed_or_new(void **state)
+{
+	const struct st_seed given = { .value = 0, .given = 1 }, absent = { .value = 7 };
+	uint64_t a = st_seed_or_new(&absent), b = st_seed_or_new(&absent);
+
+	(void)state;
+	assert_int_equal(st_seed_or_new(&given), 0);
+	assert_int_equal(st_seed_or_new(&(struct st_seed){ UINT64_MAX, 1 }), UINT64_MAX);
+	assert_true(a != b); /* 64 random bits twice: equal once in 2^64 */
+	assert_true(a != 7 || b != 7);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -370,6 +383,7 @@ int main(void)
 		cmocka_unit_test(test_paired_identical),
 		cmocka_unit_test(test_paired_noise_contains_zero),
 		cmocka_unit_test(test_p95_meaningful),
+		cmocka_unit_test(test_seed_or_new),
 	};
 
 	return cmocka_run_group_tests_name("stats", tests, NULL, NULL);
