@@ -5,8 +5,11 @@
 /*
  * `sandboxtime compare A B [C ...]`: every figure of A that a later file has
  * too, B over A, with a bootstrap interval of the ratio from the stored raw
- * samples (no re-run), each figure resampled from a stream keyed by its name. Pure: the documents are read by compare_doc.c and
- * the result is written by report_compare.c.
+ * samples (no re-run), each figure resampled from a stream keyed by its name.
+ * Increments, whose samples are each round's paired difference and may be 0
+ * or below, are judged on B - A instead, resampled by rounds. Pure: the
+ * documents are read by compare_doc.c and the result is written by
+ * report_compare.c.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -17,8 +20,8 @@
 enum st_cmp_verdict {
 	ST_CMP_NO_RATIO,    /* A's median is not positive: a ratio says nothing */
 	ST_CMP_NO_INTERVAL, /* a side has no raw samples (or one): ratio only */
-	ST_CMP_NOISE,       /* the interval contains 1 */
-	ST_CMP_SLOWER,      /* the interval lies on the slower side of 1 */
+	ST_CMP_NOISE,       /* the interval contains 1 (increments: 0) */
+	ST_CMP_SLOWER,      /* the interval lies on the slower side of 1 (increments: above 0) */
 	ST_CMP_FASTER,
 };
 
@@ -27,7 +30,8 @@ extern const char *const st_cmp_verdict_names[];
 struct st_cmp_row {
 	const struct st_cmp_doc *b; /* the later file (A is docs[0]) */
 	const struct st_cmp_figure *fa, *fb;
-	struct st_ratio r;
+	struct st_ratio r;  /* increments: the medians' ratio only, never an interval */
+	struct st_shift s;  /* increments (fa->paired): B - A, with the interval judged */
 	enum st_cmp_verdict verdict;
 	int over_limit; /* significantly slower by more than --fail-if-slower */
 	/* Why it has no ratio or no interval ("A's samples reach 0 ..."), else why it never gates, else "". */

@@ -24,6 +24,7 @@ struct st_cmp_figure {
 	struct st_samples samples; /* the raw samples, empty when it has none */
 	int higher_better; /* throughput: a larger B is faster, not slower */
 	const char *no_gate; /* why it never fails --fail-if-slower (not a cost), or NULL */
+	int paired;       /* an increment: samples are within-round differences, compared by B - A */
 };
 
 struct st_cmp_doc {

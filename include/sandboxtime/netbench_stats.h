@@ -29,8 +29,8 @@ enum st_nb_path {
 /* One TCP connection of the stream, counted at both ends. */
 struct st_nb_stream {
 	uint64_t bytes_sent;     /* measured phase, counted by the sender */
-	uint64_t bytes_received; /* the same phase, counted by the receiver */
-	uint64_t ns;             /* sender's first measured byte to this connection's EOF */
+	uint64_t bytes_received; /* read in the window (after every warm-up byte), <= bytes_sent */
+	uint64_t ns;             /* the window's opening to this connection's EOF */
 };
 
 /* The UDP stream of one run (--udp): datagrams the sender sent, the receiver counted. */
@@ -60,8 +60,8 @@ struct st_nb_placement {
 /* What one run on one path measured. */
 struct st_nb_run {
 	uint64_t bytes_sent;     /* measured phase, counted by the sender */
-	uint64_t bytes_received; /* the same phase, counted by the receiver */
-	uint64_t stream_ns;      /* sender's first measured byte to receiver's EOF */
+	uint64_t bytes_received; /* read in the window: after the receiver had every warm-up byte */
+	uint64_t stream_ns;      /* the window: its opening to the receiver's last EOF */
 	double gbps;             /* bytes_received * 8 / stream_ns */
 	unsigned int retransmits; /* tcpi_total_retrans of the sender */
 	unsigned int dsack_dups;  /* tcpi_dsack_dups: retransmits the receiver had already (spurious) */

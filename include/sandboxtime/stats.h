@@ -135,4 +135,24 @@ struct st_ratio {
 int st_ratio_interval(const double *a, size_t na, const double *b, size_t nb, size_t resamples,
 		      uint64_t seed, struct st_ratio *out);
 
+/* The shift of two runs' medians, B minus A, with its uncertainty: for increments near 0. */
+struct st_shift {
+	double median_a, median_b;
+	double shift;     /* median_b - median_a, in the figure's unit */
+	double ci_low;    /* 95% percentile-bootstrap interval of the shift */
+	double ci_high;
+	int has_interval; /* both have ST_RATIO_MIN_N samples or more */
+	int within_noise; /* the interval contains 0 */
+	size_t na, nb;
+};
+
+/*
+ * median(@b) - median(@a) of two runs' paired differences (an increment's
+ * rounds, which may be 0 or negative: no ratio is safe over them), with a
+ * 95% interval from @resamples bootstrap resamples of each file's rounds,
+ * drawn independently from @seed. -EINVAL when a side is empty, -ENOMEM.
+ */
+int st_shift_interval(const double *a, size_t na, const double *b, size_t nb, size_t resamples,
+		      uint64_t seed, struct st_shift *out);
+
 #endif

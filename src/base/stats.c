@@ -301,26 +301,46 @@ static double *sorted_copy(const double *v, size_t n)
 	return s;
 }
 
+/* Both sides sorted, with room for the resampled estimates: what each two-run interval starts from. */
+struct two_runs {
+	double *sa, *sb, *est;
+};
+
+static void two_runs_free(struct two_runs *t)
+{
+	free(t->sa);
+	free(t->sb);
+	free(t->est);
+}
+
+static int two_runs_prepare(struct two_runs *t, const double *a, size_t na, const double *b,
+			    size_t nb, size_t resamples)
+{
+	if (na == 0 || nb == 0 || resamples == 0)
+		return -EINVAL;
+	t->sa = sorted_copy(a, na);
+	t->sb = sorted_copy(b, nb);
+	t->est = malloc(resamples * sizeof(*t->est));
+	return t->sa && t->sb && t->est ? 0 : -ENOMEM;
+}
+
 int st_ratio_interval(const double *a, size_t na, const double *b, size_t nb, size_t resamples,
 		      uint64_t seed, struct st_ratio *out)
 {
-	_cleanup_free_ double *sa = NULL, *sb = NULL, *est = NULL;
+	_cleanup_(two_runs_free) struct two_runs t = { NULL, NULL, NULL };
 	uint64_t state = seed;
+	int ret;
 
 	memset(out, 0, sizeof(*out));
 	out->na = na;
 	out->nb = nb;
-	if (na == 0 || nb == 0 || resamples == 0)
-		return -EINVAL;
-	sa = sorted_copy(a, na);
-	sb = sorted_copy(b, nb);
-	est = malloc(resamples * sizeof(*est));
-	if (!sa || !sb || !est)
-		return -ENOMEM;
-	out->median_a = percentile_sorted(sa, na, 0.5);
-	out->median_b = percentile_sorted(sb, nb, 0.5);
+	ret = two_runs_prepare(&t, a, na, b, nb, resamples);
+	if (ret < 0)
+		return ret;
+	out->median_a = percentile_sorted(t.sa, na, 0.5);
+	out->median_b = percentile_sorted(t.sb, nb, 0.5);
 	/* A ratio needs a positive base: every resampled median of A then is one. */
-	if (sa[0] <= 0)
+	if (t.sa[0] <= 0)
 		return 0;
 	out->ratio = out->median_b / out->median_a;
 	out->has_ratio = 1;
@@ -329,12 +349,46 @@ int st_ratio_interval(const double *a, size_t na, const double *b, size_t nb, si
 		return 0;
 	/* A and B are resampled independently: they come from different runs. */
 	for (size_t r = 0; r < resamples; r++) {
-		double ma = resample_median(sa, na, &state);
+		double ma = resample_median(t.sa, na, &state);
 
-		est[r] = resample_median(sb, nb, &state) / ma;
+		t.est[r] = resample_median(t.sb, nb, &state) / ma;
 	}
-	interval95(est, resamples, &out->ci_low, &out->ci_high);
+	interval95(t.est, resamples, &out->ci_low, &out->ci_high);
 	out->has_interval = 1;
 	out->within_noise = out->ci_low <= 1.0 && out->ci_high >= 1.0;
+	return 0;
+}
+
+int st_shift_interval(const double *a, size_t na, const double *b, size_t nb, size_t resamples,
+		      uint64_t seed, struct st_shift *out)
+{
+	_cleanup_(two_runs_free) struct two_runs t = { NULL, NULL, NULL };
+	uint64_t state = seed;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	out->na = na;
+	out->nb = nb;
+	ret = two_runs_prepare(&t, a, na, b, nb, resamples);
+	if (ret < 0)
+		return ret;
+	out->median_a = percentile_sorted(t.sa, na, 0.5);
+	out->median_b = percentile_sorted(t.sb, nb, 0.5);
+	out->shift = out->median_b - out->median_a;
+	if (na < ST_RATIO_MIN_N || nb < ST_RATIO_MIN_N)
+		return 0;
+	/*
+	 * The unit resampled is a round's paired difference: the pairing within
+	 * a file stays, and the two files, from different runs, are drawn
+	 * independently.
+	 */
+	for (size_t r = 0; r < resamples; r++) {
+		double ma = resample_median(t.sa, na, &state);
+
+		t.est[r] = resample_median(t.sb, nb, &state) - ma;
+	}
+	interval95(t.est, resamples, &out->ci_low, &out->ci_high);
+	out->has_interval = 1;
+	out->within_noise = out->ci_low <= 0.0 && out->ci_high >= 0.0;
 	return 0;
 }

@@ -71,12 +71,33 @@ static double least(const struct st_samples *s)
 	return m;
 }
 
+/* Why an increment has no interval of its shift, or never gates; "" otherwise. */
+static void explain_paired(struct st_cmp_row *row)
+{
+	const struct st_cmp_figure *fa = row->fa, *fb = row->fb;
+
+	row->why[0] = '\0';
+	if (!fa->samples.n || !fb->samples.n)
+		snprintf(row->why, sizeof(row->why), "%s no raw samples: the medians only",
+			 !fa->samples.n && !fb->samples.n ? "neither has" : !fa->samples.n ? "A has" : "B has");
+	else if (!row->s.has_interval)
+		snprintf(row->why, sizeof(row->why), "n=%zu in %s: 95%% needs n >= %d",
+			 fa->samples.n < ST_RATIO_MIN_N ? fa->samples.n : fb->samples.n,
+			 fa->samples.n < ST_RATIO_MIN_N ? "A" : "B", ST_RATIO_MIN_N);
+	else if (fa->no_gate)
+		snprintf(row->why, sizeof(row->why), "never gates: %s", fa->no_gate);
+}
+
 /* Why @row has no ratio or no interval, or why it never gates; "" otherwise. */
 static void explain(struct st_cmp_row *row)
 {
 	const struct st_cmp_figure *fa = row->fa, *fb = row->fb;
 	const struct st_ratio *r = &row->r;
 
+	if (fa->paired) {
+		explain_paired(row);
+		return;
+	}
 	row->why[0] = '\0';
 	if (!r->has_ratio && fa->samples.n)
 		snprintf(row->why, sizeof(row->why),
@@ -95,26 +116,66 @@ static void explain(struct st_cmp_row *row)
 		snprintf(row->why, sizeof(row->why), "never gates: %s", fa->no_gate);
 }
 
-/* Ratio and interval from the raw samples where both have them, else the medians. */
+/* The ratio of the medians alone, without an interval. */
+static void medians_ratio(struct st_cmp_row *row, double median_a, double median_b)
+{
+	memset(&row->r, 0, sizeof(row->r));
+	row->r.median_a = median_a;
+	row->r.median_b = median_b;
+	row->r.has_ratio = median_a > 0;
+	if (row->r.has_ratio)
+		row->r.ratio = median_b / median_a;
+}
+
+/*
+ * Ratio and interval from the raw samples where both have them, else the
+ * medians. An increment's interval is of B - A, from each file's rounds:
+ * its differences reach 0 and below, where a resampled ratio blows up.
+ */
 static int rate(struct st_cmp_row *row, size_t resamples, uint64_t seed)
 {
 	const struct st_cmp_figure *fa = row->fa, *fb = row->fb;
 	int ret;
 
-	if (fa->samples.n && fb->samples.n) {
+	if (fa->paired && fa->samples.n && fb->samples.n) {
+		ret = st_shift_interval(fa->samples.v, fa->samples.n, fb->samples.v, fb->samples.n,
+					resamples, seed, &row->s);
+		if (ret < 0)
+			return ret;
+		medians_ratio(row, row->s.median_a, row->s.median_b);
+	} else if (fa->samples.n && fb->samples.n) {
 		ret = st_ratio_interval(fa->samples.v, fa->samples.n, fb->samples.v, fb->samples.n,
 					resamples, seed, &row->r);
 		if (ret < 0)
 			return ret;
 	} else {
-		memset(&row->r, 0, sizeof(row->r));
-		row->r.median_a = fa->median;
-		row->r.median_b = fb->median;
-		row->r.has_ratio = fa->median > 0;
-		if (row->r.has_ratio)
-			row->r.ratio = fb->median / fa->median;
+		medians_ratio(row, fa->median, fb->median);
+		row->s.median_a = fa->median;
+		row->s.median_b = fb->median;
+		row->s.shift = fb->median - fa->median;
 	}
 	return 0;
+}
+
+/*
+ * An increment: slower when its B - A interval lies above 0; over the gate
+ * when it lies above @fail_pct of A's increment (any significant rise of an
+ * increment A measured at 0 or below).
+ */
+static void judge_paired(struct st_cmp_row *row, double fail_pct)
+{
+	const struct st_shift *s = &row->s;
+	double a = s->median_a > 0 ? s->median_a : 0;
+
+	if (!s->has_interval)
+		row->verdict = ST_CMP_NO_INTERVAL;
+	else if (s->within_noise)
+		row->verdict = ST_CMP_NOISE;
+	else
+		row->verdict = s->ci_low > 0 ? ST_CMP_SLOWER : ST_CMP_FASTER;
+	if (fail_pct < 0 || row->verdict != ST_CMP_SLOWER || row->fa->no_gate)
+		return;
+	row->over_limit = s->ci_low > a * (fail_pct > 0 ? fail_pct : 0) / 100.0;
 }
 
 /* Slower is a larger B for times, a smaller one for throughput. */
@@ -125,6 +186,10 @@ static void judge(struct st_cmp_row *row, double fail_pct)
 	double limit = 1.0 + (fail_pct > 0 ? fail_pct : 0) / 100.0;
 	int above = r->ci_low > 1.0;
 
+	if (row->fa->paired) {
+		judge_paired(row, fail_pct);
+		return;
+	}
 	if (!r->has_ratio)
 		row->verdict = ST_CMP_NO_RATIO;
 	else if (!r->has_interval)

@@ -105,6 +105,7 @@ static int add_figure(struct st_cmp_doc *d, const char *name, json_t *obj)
 	f->median = json_number_value(median_of(obj));
 	f->higher_better = is_higher_better(name);
 	f->no_gate = no_gate_reason(name);
+	f->paired = strstr(name, ".increments.") != NULL;
 	if (!json_is_array(samples))
 		return 0;
 	if (st_samples_reserve(&f->samples, json_array_size(samples) + 1) < 0)

@@ -144,14 +144,15 @@ static void close_pair(int fd[2])
 	closep(&fd[1]);
 }
 
-/* The server's "listening" pipe and each child's result pipe. */
+/* The server's "listening" pipe, the warm-up's end (client to server), each child's result pipe. */
 struct run_pipes {
-	int ready[2], srv[2], cli[2];
+	int ready[2], warm[2], srv[2], cli[2];
 };
 
 static void run_pipes_close(struct run_pipes *p)
 {
 	close_pair(p->ready);
+	close_pair(p->warm);
 	close_pair(p->srv);
 	close_pair(p->cli);
 }
@@ -163,6 +164,9 @@ static int make_pipes(struct run_pipes *p, struct st_error *err)
 	for (size_t i = 0; i < ARRAY_SIZE(all); i++)
 		if (pipe2(all[i], O_CLOEXEC) < 0)
 			return st_error_set(err, errno, "netbench: pipe");
+	/* The server looks into it between reads of the stream: it must never wait there. */
+	if (pipe2(p->warm, O_CLOEXEC | O_NONBLOCK) < 0)
+		return st_error_set(err, errno, "netbench: pipe");
 	return 0;
 }
 
@@ -201,15 +205,18 @@ static const struct st_nb_conn_count *server_side(const struct st_nb_child_resul
 	return NULL;
 }
 
-/* Both ends' counts into @run; every connection's bytes must agree. */
-static int fill_run(const struct st_nb_child_result *sr, const struct st_nb_child_result *cr,
-		    struct st_nb_run *run, const struct rusage ru[2], struct st_error *err)
+int st_nb_run_fill(const struct st_nb_child_result *sr, const struct st_nb_child_result *cr,
+		   struct st_nb_run *run, const struct rusage ru[2], struct st_error *err)
 {
-	uint64_t last_eof = cr->t_start_ns;
+	uint64_t open_ns = sr->t_window_ns, last_eof = open_ns;
 
+	memset(run, 0, sizeof(*run));
 	if (sr->nconn != cr->nconn)
 		return st_error_set(err, EPROTO, "netbench: the server counted %u connections, the client %u",
 				    sr->nconn, cr->nconn);
+	if (!open_ns)
+		return st_error_set(err, EPROTO,
+				    "netbench: the server never learnt where the warm-up ended");
 	run->nstreams = cr->nconn;
 	for (unsigned int i = 0; i < cr->nconn; i++) {
 		const struct st_nb_conn_count *c = &cr->conn[i];
@@ -225,14 +232,14 @@ static int fill_run(const struct st_nb_child_result *sr, const struct st_nb_chil
 					    i, (unsigned long long)s->bytes,
 					    (unsigned long long)(c->warm_bytes + c->bytes));
 		st->bytes_sent = c->bytes;
-		st->bytes_received = s->bytes - c->warm_bytes;
-		st->ns = s->t_eof_ns > cr->t_start_ns ? s->t_eof_ns - cr->t_start_ns : 1;
+		st->bytes_received = s->bytes - s->before_window;
+		st->ns = s->t_eof_ns > open_ns ? s->t_eof_ns - open_ns : 1;
 		run->bytes_sent += st->bytes_sent;
 		run->bytes_received += st->bytes_received;
 		if (s->t_eof_ns > last_eof)
 			last_eof = s->t_eof_ns;
 	}
-	run->stream_ns = last_eof > cr->t_start_ns ? last_eof - cr->t_start_ns : 1;
+	run->stream_ns = last_eof > open_ns ? last_eof - open_ns : 1;
 	run->gbps = (double)run->bytes_received * 8.0 / (double)run->stream_ns;
 	run->retransmits = cr->retransmits;
 	run->dsack_dups = cr->dsack_dups;
@@ -255,7 +262,9 @@ static int fill_run(const struct st_nb_child_result *sr, const struct st_nb_chil
 int st_nb_run_once(const struct st_nb_config *cfg, const struct st_nb_endpoint *ep,
 		   struct st_nb_run *run, int *signo, struct st_error *err)
 {
-	_cleanup_(run_pipes_close) struct run_pipes p = { { -1, -1 }, { -1, -1 }, { -1, -1 } };
+	_cleanup_(run_pipes_close) struct run_pipes p = {
+		{ -1, -1 }, { -1, -1 }, { -1, -1 }, { -1, -1 }
+	};
 	_cleanup_pid_ pid_t server = -1;
 	_cleanup_pid_ pid_t client = -1;
 	_cleanup_free_ struct st_nb_child_result *sr = calloc(1, sizeof(*sr));
@@ -282,7 +291,7 @@ int st_nb_run_once(const struct st_nb_config *cfg, const struct st_nb_endpoint *
 	if (server < 0)
 		return server;
 	if (server == 0)
-		st_nb_server_main(cfg, ep, p.ready[1], p.srv[1]);
+		st_nb_server_main(cfg, ep, p.ready[1], p.warm[0], p.srv[1]);
 	closep(&p.ready[1]);
 	/* "r" once listening; EOF if the server failed first (its result says why). */
 	pids[0] = server, pids[1] = -1;
@@ -302,9 +311,10 @@ int st_nb_run_once(const struct st_nb_config *cfg, const struct st_nb_endpoint *
 	if (client < 0)
 		return client;
 	if (client == 0)
-		st_nb_client_main(cfg, ep, p.cli[1]);
+		st_nb_client_main(cfg, ep, p.warm[1], p.cli[1]);
 	closep(&p.srv[1]);
 	closep(&p.cli[1]);
+	close_pair(p.warm);
 	pids[0] = server, pids[1] = client;
 	ret = watch(-1, pids, status, ru, 2,
 		    st_now_ns() + st_nb_s_to_ns(expected_s(cfg)) + NB_WATCHDOG_SLACK_NS, signo);
@@ -320,5 +330,5 @@ int st_nb_run_once(const struct st_nb_config *cfg, const struct st_nb_endpoint *
 		ret = read_result(p.srv[0], sr, "server", status[0], err);
 	if (ret < 0)
 		return ret;
-	return fill_run(sr, cr, run, ru, err);
+	return st_nb_run_fill(sr, cr, run, ru, err);
 }

@@ -103,19 +103,84 @@ static char *io_buffer(size_t size)
 }
 
 /*
+ * Where the server's throughput window stands: the client's warm-up ends by
+ * its clock, when bytes it wrote earlier may still be queued on the way. The
+ * window opens once the server has read every warm-up byte of every
+ * connection and holds only what it reads from then on, so that no delivery
+ * of warm-up bytes falls inside it (the sender's start would count their
+ * time but not them) and the count is exact with any number of connections.
+ */
+struct window_watch {
+	int warm_fd;                       /* the client's struct st_nb_warm_end comes here */
+	int known;                         /* it came */
+	uint64_t warm[ST_NB_MAX_STREAMS];  /* each connection's warm-up bytes, server's order */
+};
+
+/* The client's warm-up counts, once it has sent them; matched to @r's connections by port. */
+static int window_learn(struct window_watch *w, const struct st_nb_child_result *r,
+			struct st_error *err)
+{
+	struct st_nb_warm_end end;
+	ssize_t n = read(w->warm_fd, &end, sizeof(end));
+
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return 0;
+	if (n < 0)
+		return st_error_set(err, errno, "server: reading the end of the warm-up");
+	if (n != (ssize_t)sizeof(end) || end.n != r->nconn)
+		return st_error_set(err, EPROTO, "server: a short end of the warm-up (%zd bytes)",
+				    n);
+	for (unsigned int i = 0; i < r->nconn; i++) {
+		unsigned int j = 0;
+
+		while (j < end.n && end.port[j] != r->conn[i].port)
+			j++;
+		if (j == end.n)
+			return st_error_set(err, EPROTO, "server: no warm-up count for port %u",
+					    r->conn[i].port);
+		w->warm[i] = end.bytes[j];
+	}
+	w->known = 1;
+	return 0;
+}
+
+/* Opens the window (r->t_window_ns) at the first call that finds every warm-up byte read. */
+static int window_update(struct window_watch *w, struct st_nb_child_result *r, struct st_error *err)
+{
+	if (r->t_window_ns)
+		return 0;
+	if (!w->known) {
+		int ret = window_learn(w, r, err);
+
+		if (ret < 0 || !w->known)
+			return ret;
+	}
+	for (unsigned int i = 0; i < r->nconn; i++)
+		if (r->conn[i].bytes < w->warm[i])
+			return 0;
+	r->t_window_ns = st_now_ns();
+	for (unsigned int i = 0; i < r->nconn; i++)
+		r->conn[i].before_window = r->conn[i].bytes;
+	return 0;
+}
+
+/*
  * Reads every connection to its EOF in this one process (one core at most),
  * in reads of @size bytes (the writer's size, as iperf3 reads its -l), with
  * MSG_DONTWAIT in turn, and sleeps in poll only when none had data. Even one
  * connection is read this way: the scheduler then sees the receiver sleep
  * and wake as iperf3's does (in select, never inside recv), and places the
- * two ends alike (docs/bench-notes/netbench-iperf3.md).
+ * two ends alike (docs/bench-notes/netbench-iperf3.md). Until the window
+ * opens, each turn also looks for the end of the warm-up: one failed read of
+ * a pipe per turn, in the warm-up, which is not measured.
  */
-static int serve_stream(int lfd, unsigned int n, size_t size, struct st_nb_child_result *r,
-			struct st_error *err)
+static int serve_stream(int lfd, unsigned int n, size_t size, int warm_fd,
+			struct st_nb_child_result *r, struct st_error *err)
 {
 	_cleanup_free_ char *buf = io_buffer(size);
 	struct pollfd pfd[ST_NB_MAX_STREAMS];
 	int fds[ST_NB_MAX_STREAMS];
+	struct window_watch window = { .warm_fd = warm_fd };
 	int ret = 0;
 	unsigned int open_n = 0;
 
@@ -134,7 +199,8 @@ static int serve_stream(int lfd, unsigned int n, size_t size, struct st_nb_child
 	while (ret == 0 && open_n) {
 		int progress = 0;
 
-		for (unsigned int i = 0; i < n; i++) {
+		ret = window_update(&window, r, err);
+		for (unsigned int i = 0; i < n && ret == 0; i++) {
 			ssize_t got;
 
 			if (fds[i] < 0)
@@ -161,6 +227,9 @@ static int serve_stream(int lfd, unsigned int n, size_t size, struct st_nb_child
 		if (ret == 0 && !progress && open_n && poll(pfd, n, -1) < 0 && errno != EINTR)
 			ret = st_error_set(err, errno, "server: poll");
 	}
+	/* The client wrote the warm-up's end before its last byte: it is there by now. */
+	if (ret == 0)
+		ret = window_update(&window, r, err);
 	close_all(fds, n);
 	return ret;
 }
@@ -261,7 +330,7 @@ static int serve_udp(int ufd, struct st_nb_child_result *r, struct st_error *err
 }
 
 _noreturn_ void st_nb_server_main(const struct st_nb_config *cfg, const struct st_nb_endpoint *ep,
-				   int ready_fd, int result_fd)
+				   int ready_fd, int warm_fd, int result_fd)
 {
 	struct st_nb_child_result r = { 0 };
 	struct sockaddr_in sa = server_sockaddr(ep->server_addr);
@@ -294,7 +363,7 @@ _noreturn_ void st_nb_server_main(const struct st_nb_config *cfg, const struct s
 	if (st_write_all(ready_fd, "r", 1) < 0)
 		_exit(1);
 	close(ready_fd);
-	r.ret = serve_stream(lfd, cfg->streams, cfg->size, &r, &r.err);
+	r.ret = serve_stream(lfd, cfg->streams, cfg->size, warm_fd, &r, &r.err);
 	note_cpu(&r);
 	if (r.ret == 0 && cfg->udp)
 		r.ret = serve_udp(ufd, &r, &r.err);
@@ -394,8 +463,22 @@ static int finish_streams(struct pollfd *pfd, unsigned int n, struct st_nb_child
 	return 0;
 }
 
+/* Tells the server, before the first measured byte, each connection's warm-up bytes. */
+static int send_warm_end(int warm_fd, const struct st_nb_child_result *r, struct st_error *err)
+{
+	struct st_nb_warm_end end = { .n = r->nconn };
+
+	for (unsigned int i = 0; i < r->nconn; i++) {
+		end.port[i] = r->conn[i].port;
+		end.bytes[i] = r->conn[i].warm_bytes;
+	}
+	if (st_write_all(warm_fd, &end, sizeof(end)) < 0)
+		return st_error_set(err, errno, "client: sending the end of the warm-up");
+	return 0;
+}
+
 static int client_stream(const struct st_nb_config *cfg, const struct st_nb_endpoint *ep,
-			 struct st_nb_child_result *r, struct st_error *err)
+			 int warm_fd, struct st_nb_child_result *r, struct st_error *err)
 {
 	_cleanup_free_ char *buf = io_buffer(cfg->size);
 	struct pollfd pfd[ST_NB_MAX_STREAMS];
@@ -424,6 +507,8 @@ static int client_stream(const struct st_nb_config *cfg, const struct st_nb_endp
 	if (ret == 0)
 		ret = send_until(pfd, r->conn, n, NULL, buf, cfg->size,
 				 st_now_ns() + st_nb_s_to_ns(st_nb_warmup_s(cfg->duration_s)), err);
+	if (ret == 0)
+		ret = send_warm_end(warm_fd, r, err);
 	r->t_start_ns = st_now_ns();
 	if (ret == 0)
 		ret = send_until(pfd, r->conn, n, &r->place, buf, cfg->size,
@@ -546,7 +631,7 @@ static int client_rr(const struct st_nb_config *cfg, const struct st_nb_endpoint
 }
 
 _noreturn_ void st_nb_client_main(const struct st_nb_config *cfg, const struct st_nb_endpoint *ep,
-				   int result_fd)
+				   int warm_fd, int result_fd)
 {
 	static struct st_nb_child_result r; /* the histogram is big for a stack */
 
@@ -554,7 +639,7 @@ _noreturn_ void st_nb_client_main(const struct st_nb_config *cfg, const struct s
 	st_hist_init(&r.hist);
 	r.ret = enter_ns(ep->client_ns_fd, cfg->client_cpu, &r.err);
 	if (r.ret == 0)
-		r.ret = client_stream(cfg, ep, &r, &r.err);
+		r.ret = client_stream(cfg, ep, warm_fd, &r, &r.err);
 	note_cpu(&r);
 	if (r.ret == 0 && cfg->udp)
 		r.ret = client_udp(cfg, ep, &r, &r.err);

@@ -42,6 +42,19 @@ static void get_value(const struct st_col *col, const void *row, const void *doc
 	c->empty = c->null = !known;
 }
 
+enum { S_SHIFT, S_LOW, S_HIGH };
+
+/* An increment's B - A and its interval; null for every other figure. */
+static void get_shift(const struct st_col *col, const void *row, const void *doc, struct st_cell *c)
+{
+	const struct st_cmp_row *r = ROW(row);
+	const double v[] = { r->s.shift, r->s.ci_low, r->s.ci_high };
+
+	c->kind = ST_CELL_REAL;
+	c->d = v[col->arg];
+	c->empty = c->null = !r->fa->paired || (col->arg != S_SHIFT && !r->s.has_interval);
+}
+
 static void get_count(const struct st_col *col, const void *row, const void *doc, struct st_cell *c)
 {
 	c->kind = ST_CELL_UINT;
@@ -52,7 +65,14 @@ static void get_interval(const struct st_col *col, const void *row, const void *
 			 struct st_cell *c)
 {
 	const struct st_ratio *r = &ROW(row)->r;
+	const struct st_shift *s = &ROW(row)->s;
 
+	/* An increment's is of B - A, signed, so that it never reads as a ratio. */
+	if (ROW(row)->fa->paired && s->has_interval) {
+		snprintf(c->buf, sizeof(c->buf), "[%+.2f, %+.2f]", s->ci_low, s->ci_high);
+		c->text = c->buf;
+		return;
+	}
 	if (!r->has_interval) {
 		c->empty = 1;
 		return;
@@ -108,11 +128,19 @@ static const struct st_col compare_cols[] = {
 	  .in = T | C | J, .get = get_value, .arg = V_MEDIAN_B, .help = "median in the later file" },
 	{ .name = "ratio", .key = "ratio", .heading = "B/A", .width = 7, .prec = 3, .csv_prec = 6,
 	  .in = T | C | J, .get = get_value, .arg = V_RATIO, .help = "median B over median A" },
+	{ .name = "shift", .key = "shift", .heading = "B-A", .width = 9, .prec = 2, .csv_prec = 6,
+	  .in = T | C | J, .get = get_shift, .arg = S_SHIFT,
+	  .help = "increments only: median B minus median A, in the figure's unit" },
 	{ .name = "interval", .heading = "95% interval", .width = 16, .in = T, .get = get_interval },
 	{ .name = "ci_low", .key = "ci_low", .csv_prec = 6, .in = C | J, .get = get_value, .arg = V_LOW,
 	  .help = "95% bootstrap interval of the ratio, low end" },
 	{ .name = "ci_high", .key = "ci_high", .csv_prec = 6, .in = C | J, .get = get_value,
 	  .arg = V_HIGH, .help = "and high end" },
+	{ .name = "shift_ci_low", .key = "shift_ci_low", .csv_prec = 6, .in = C | J, .get = get_shift,
+	  .arg = S_LOW,
+	  .help = "increments: 95% bootstrap interval of B - A from each file's rounds, low end" },
+	{ .name = "shift_ci_high", .key = "shift_ci_high", .csv_prec = 6, .in = C | J,
+	  .get = get_shift, .arg = S_HIGH, .help = "and high end" },
 	{ .name = "verdict", .key = "verdict", .heading = "verdict", .width = 12, .align = ST_ALIGN_LEFT,
 	  .in = T | C | J, .get = get_verdict,
 	  .help = "within noise, slower, faster, no interval or no ratio" },

@@ -165,7 +165,7 @@ t_output_file() {
 	cmp_run "$FIX/base.json" "$FIX/shifted.json" --format=csv -o "$out" || return 1
 	expect_rc 0 || return 1
 	[ ! -s "$ST_OUT" ] || { echo "stdout not empty with -o"; st_show; return 1; }
-	head -n1 "$out" | grep -q '^file,figure,median_a,median_b,ratio,ci_low,ci_high,verdict,' ||
+	head -n1 "$out" | grep -q '^file,figure,median_a,median_b,ratio,shift,ci_low,ci_high,shift_ci_low,shift_ci_high,verdict,' ||
 		{ echo "CSV header:"; head -n1 "$out"; return 1; }
 	# A header and a line per figure of base.json.
 	expect_eq "$(wc -l <"$out")" 7

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # sandboxtime netbench, end to end, as root and as nobody (rootless): every
-# path moves data (the receiver counts exactly what the sender sent), the
-# JSON, CSV and Prometheus reports have their keys, SIGINT mid-run exits 130
-# with one line and leaves no process and no network namespace, and bad input
-# exits 125 before anything is made. Short runs: --duration=0.3 --repeat=1.
-# The options beyond one TCP stream (--streams, --udp, --busy-poll,
-# --cpu-pin, the host-to-sandbox path) share one run per mode, to keep the
-# suite short.
+# path moves data (every byte sent arrives; throughput counts only bytes after
+# the warm-up), the JSON, CSV and Prometheus reports have their keys, SIGINT
+# mid-run exits 130 with one line and leaves no process and no network
+# namespace, and bad input exits 125 before anything is made. Short runs:
+# --duration=0.3 --repeat=1. The options beyond one TCP stream (--streams,
+# --udp, --busy-poll, --cpu-pin, the host-to-sandbox path) share one run per
+# mode, to keep the suite short.
 source "$(dirname "$0")/../lib.sh" "$1"
 
 plan 25

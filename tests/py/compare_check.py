@@ -4,7 +4,8 @@
 
   figures A.json B.json CMP.json   every figure of A with raw samples is
                                    compared with B, with its sample counts,
-                                   and with 6 or more a side an interval;
+                                   and with 6 or more a side an interval
+                                   (increments: of B - A, never of B/A);
                                    increments are among them
   known CMP.json FACTOR VERDICT    every figure with an interval has FACTOR in
                                    it and the verdict VERDICT ("within noise",
@@ -79,12 +80,20 @@ def figures(a_path, b_path, cmp_path):
             fail("figure %s of %s is not compared" % (name, a_path))
         if row["samples_a"] != n:
             fail("%s: samples_a %r, the file has %d" % (name, row["samples_a"], n))
-        if row["verdict"] != "no ratio" and not isinstance(row["ratio"], float):
+        increment = ".increments." in name
+        # An increment's ratio is null where A's median is 0 or below; its shift never is.
+        if increment and not isinstance(row["shift"], float):
+            fail("%s: shift %r" % (name, row["shift"]))
+        if not increment and row["verdict"] != "no ratio" and not isinstance(row["ratio"], float):
             fail("%s: ratio %r" % (name, row["ratio"]))
-        # Six samples a side or more, and a ratio: an interval (issue 27).
-        if row["verdict"] != "no ratio" and min(n, row["samples_b"]) >= 6 \
-                and not isinstance(row["ci_low"], float):
-            fail("%s: no interval with %d and %d samples" % (name, n, row["samples_b"]))
+        # Six samples a side or more, and a ratio: an interval (issue 27); an increment's
+        # is of B - A, from each file's rounds, and never of the ratio.
+        key = "shift_ci_low" if increment else "ci_low"
+        if (key == "shift_ci_low" or row["verdict"] != "no ratio") \
+                and min(n, row["samples_b"]) >= 6 and not isinstance(row[key], float):
+            fail("%s: no %s with %d and %d samples" % (name, key, n, row["samples_b"]))
+        if key == "shift_ci_low" and row["ci_low"] is not None:
+            fail("%s: an increment with a ratio interval" % name)
     # Increments carry their paired differences: compared from samples too.
     if not any(".increments." in name for name in want):
         fail("no increment with samples in %s" % a_path)

@@ -10,6 +10,11 @@ netbench_a.json, netbench_b.json  throughput halved in b (higher is better);
 drain_a.json, drain_b.json  the same setup; b's deferred_drain_us (an untimed
                 wait, not a cost) ten times a's; a's user teardown has a 0;
                 b had 2.5% hypervisor steal
+paired_a.json, paired_b.json  20 rounds; the user layer's increments carry
+                each round's paired difference: setup around 10 us, b's
+                a's shuffled plus SHIFT (medians exactly SHIFT apart);
+                teardown around 0 with negatives, b's a's shuffled
+paired3_a.json, paired3_b.json  the same with 3 rounds: too few for 95%
 
 Usage: python3 -B tests/py/compare_fixtures.py [DIR]
 """
@@ -20,6 +25,7 @@ import sys
 
 FACTOR = 1.25
 N = 201
+SHIFT = 5.0
 
 
 def host(kernel, steal=None):
@@ -96,6 +102,34 @@ def netbench_doc(scale):
             "host": host("6.1.0-fixture"), "config": {}, "paths": paths}
 
 
+def increment(diffs):
+    """An increment as reports write it, with its rounds' differences (no interval here:
+    compare makes its own)."""
+    s = sorted(diffs)
+    n = len(s)
+    mid = s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
+    return {"median": mid, "ci_low": None, "ci_high": None, "significant": None, "n": n,
+            "coverage": None, "ci_why": None, "samples": diffs}
+
+
+def paired_doc(n, shift):
+    rng = random.Random(500 + n)
+    setup = [round(10.0 + rng.uniform(-2, 2), 3) for _ in range(n)]
+    teardown = [round(rng.uniform(-3, 3), 3) for _ in range(n)]
+    if shift is not None:
+        random.Random(600 + n).shuffle(setup)
+        random.Random(700 + n).shuffle(teardown)
+        setup = [round(x + shift, 3) for x in setup]
+    layers = [{"layer": "base", "available": True,
+               "setup_us": stats(base_samples(800 + n, 100.0)[:n])},
+              {"layer": "user", "available": True,
+               "setup_us": stats(base_samples(900 + n, 110.0)[:n]),
+               "increments": {"setup_us": increment(setup), "teardown_us": increment(teardown)}}]
+    return {"schema": "sandboxtime/v1", "tool": {"name": "sandboxtime", "version": "0.1.0"},
+            "host": host("6.1.0-fixture"), "config": {"repeat": n, "seed": "1"},
+            "layers": layers}
+
+
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else "tests/fixtures/compare"
     docs = {
@@ -106,6 +140,10 @@ def main():
         "netbench_b.json": netbench_doc(0.5),
         "drain_a.json": drain_doc(1.0),
         "drain_b.json": drain_doc(10.0),
+        "paired_a.json": paired_doc(20, None),
+        "paired_b.json": paired_doc(20, SHIFT),
+        "paired3_a.json": paired_doc(3, None),
+        "paired3_b.json": paired_doc(3, SHIFT),
     }
     for name, doc in docs.items():
         with open(os.path.join(out, name), "w") as f:

@@ -53,9 +53,9 @@ def cmd_options():
         s = p["streams"]
         assert len(s) == 3, (name, s)
         for one in s:
-            assert one["bytes_sent"] > 0 and one["bytes_received"] == one["bytes_sent"], (name, one)
+            assert 0 < one["bytes_received"] <= one["bytes_sent"], (name, one)
             assert one["throughput_gbps"] > 0, (name, one)
-        assert sum(x["bytes_received"] for x in s) == p["bytes_received"] == p["bytes_sent"], name
+        assert sum(x["bytes_received"] for x in s) == p["bytes_received"] <= p["bytes_sent"], name
         u = p["udp"]
         assert u["mode"] == "stream" and u["sent_datagrams"] > 0 and u["received_datagrams"] > 0, (name, u)
         assert u["received_datagrams"] <= u["sent_datagrams"], (name, u)

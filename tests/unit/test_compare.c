@@ -398,6 +398,82 @@ static void test_drain_never_gates(void **state)
 	done(docs, &c);
 }
 
+static double least(const struct st_samples *s)
+{
+	double m = s->v[0];
+
+	for (size_t i = 1; i < s->n; i++)
+		m = s->v[i] < m ? s->v[i] : m;
+	return m;
+}
+
+/*
+ * Increments compared by B - A from each file's rounds (tests/py/compare_fixtures.py):
+ * 20 rounds, B's setup differences are A's shuffled plus 5 us, so the
+ * medians are exactly 5 apart; the teardown differences straddle 0, where
+ * no ratio could be resampled, and are the same in both.
+ */
+static void test_paired_increments_shift(void **state)
+{
+	struct st_cmp_doc docs[2];
+	struct st_compare c;
+	size_t seen = 0;
+
+	run(docs, &c, FIXTURES "paired_a.json", FIXTURES "paired_b.json", 10);
+	for (size_t i = 0; i < c.nrows; i++) {
+		const struct st_cmp_row *r = &c.rows[i];
+
+		if (strcmp(r->fa->name, "layers[user].increments.setup_us") == 0) {
+			seen++;
+			assert_true(r->fa->paired);
+			assert_int_equal(r->s.na, 20);
+			assert_true(fabs(r->s.shift - 5.0) < 1e-9);
+			assert_true(r->s.has_interval);
+			assert_true(r->s.ci_low <= 5.0 && r->s.ci_high >= 5.0);
+			assert_true(r->s.ci_low > 0);
+			assert_int_equal(r->verdict, ST_CMP_SLOWER);
+			/* +5 us on about 10 us is more than 10% slower. */
+			assert_true(r->over_limit);
+			/* The ratio of the medians is shown, never judged. */
+			assert_true(r->r.has_ratio);
+			assert_false(r->r.has_interval);
+		} else if (strcmp(r->fa->name, "layers[user].increments.teardown_us") == 0) {
+			seen++;
+			/* A round below 0 in A: a ratio of resampled medians would be meaningless. */
+			assert_true(least(&r->fa->samples) < 0);
+			assert_true(r->s.has_interval);
+			assert_true(r->s.ci_low < 0 && r->s.ci_high > 0);
+			assert_int_equal(r->verdict, ST_CMP_NOISE);
+			assert_false(r->over_limit);
+			assert_string_equal(r->why, "");
+		} else {
+			assert_false(r->fa->paired);
+		}
+	}
+	assert_int_equal(seen, 2);
+	assert_int_equal(c.over_limit, 1);
+	done(docs, &c);
+}
+
+/* With 3 rounds a side no interval reaches 95%: nothing is significant, nothing gates. */
+static void test_paired_increments_three_rounds(void **state)
+{
+	struct st_cmp_doc docs[2];
+	struct st_compare c;
+
+	run(docs, &c, FIXTURES "paired3_a.json", FIXTURES "paired3_b.json", 0);
+	assert_int_equal(c.nrows, 4);
+	for (size_t i = 0; i < c.nrows; i++) {
+		const struct st_cmp_row *r = &c.rows[i];
+
+		assert_int_equal(r->verdict, ST_CMP_NO_INTERVAL);
+		assert_false(r->over_limit);
+		assert_non_null(strstr(r->why, "n=3 in A: 95% needs n >= 6"));
+	}
+	assert_int_equal(c.over_limit, 0);
+	done(docs, &c);
+}
+
 /* The whole output of one comparison, with the default seed from the files. */
 static char *compare_text(const char *first, const char *second, enum st_format format)
 {
@@ -427,13 +503,20 @@ static void test_same_files_same_output(void **state)
 		char *one = compare_text(FIXTURES "base.json", FIXTURES "same.json", formats[k]);
 		char *two = compare_text(FIXTURES "base.json", FIXTURES "same.json", formats[k]);
 		char *other = compare_text(FIXTURES "base.json", FIXTURES "shifted.json", formats[k]);
+		char *paired1 = compare_text(FIXTURES "paired_a.json", FIXTURES "paired_b.json", formats[k]);
+		char *paired2 = compare_text(FIXTURES "paired_a.json", FIXTURES "paired_b.json", formats[k]);
 
 		assert_string_equal(one, two);
+		/* The increments' shift intervals too. */
+		assert_string_equal(paired1, paired2);
+		assert_non_null(strstr(paired1, k == 1 ? "\"shift_ci_low\"" : "5"));
 		/* The seed follows the bytes: other files, another seed. */
 		assert_string_not_equal(one, other);
 		free(one);
 		free(two);
 		free(other);
+		free(paired1);
+		free(paired2);
 	}
 	{
 		struct st_cmp_doc docs[2];
@@ -500,6 +583,8 @@ int main(void)
 		cmocka_unit_test(test_kinds_must_match),
 		cmocka_unit_test(test_drain_never_gates),
 		cmocka_unit_test(test_same_files_same_output),
+		cmocka_unit_test(test_paired_increments_shift),
+		cmocka_unit_test(test_paired_increments_three_rounds),
 		cmocka_unit_test(test_stream_keyed_by_name),
 	};
 

@@ -15,6 +15,7 @@
 #include "sandboxtime/histogram.h"
 #include "sandboxtime/cli_parse.h"
 #include "sandboxtime/netbench.h"
+#include "sandboxtime/netbench_engine.h"
 #include "sandboxtime/report_netbench.h"
 
 /* |got - want| within @tol. */
@@ -301,6 +302,69 @@ static void test_pick_cpus(void **state)
 	assert_true(CPU_ISSET(s, &set) && CPU_ISSET(c, &set));
 }
 
+/*
+ * Two connections whose warm-up bytes were still queued when the client
+ * started measuring at 10.0 s. A: 3 MB warm-up, 10 MB measured; B: 2 MB and
+ * 6 MB. The server (which accepted B first) had read them all at 10.2 s,
+ * with 0.5 MB of each connection's measured bytes as well; A ends at
+ * 12.2 s, B at 11.2 s. By hand: A read 13 - 3.5 = 9.5 MB in 2.0 s
+ * (0.038 Gbit/s), B 8 - 2.5 = 5.5 MB in 1.0 s (0.044), the run 15 MB in
+ * 2.0 s (0.06). Counting from the client's start instead would give the
+ * 16 MB sent over 2.2 s (0.058): the queued warm-up's delivery time with
+ * none of its bytes.
+ */
+static void window_fixture(struct st_nb_child_result *sr, struct st_nb_child_result *cr)
+{
+	memset(sr, 0, sizeof(*sr));
+	memset(cr, 0, sizeof(*cr));
+	cr->nconn = sr->nconn = 2;
+	cr->t_start_ns = 10000000000ull;
+	cr->conn[0] = (struct st_nb_conn_count){ .port = 40000, .warm_bytes = 3000000,
+						  .bytes = 10000000 };
+	cr->conn[1] = (struct st_nb_conn_count){ .port = 40001, .warm_bytes = 2000000,
+						  .bytes = 6000000 };
+	sr->t_window_ns = 10200000000ull;
+	sr->conn[0] = (struct st_nb_conn_count){ .port = 40001, .bytes = 8000000,
+						  .before_window = 2500000,
+						  .t_eof_ns = 11200000000ull };
+	sr->conn[1] = (struct st_nb_conn_count){ .port = 40000, .bytes = 13000000,
+						  .before_window = 3500000,
+						  .t_eof_ns = 12200000000ull };
+}
+
+static void test_window_holds_only_measured_bytes(void **state)
+{
+	static struct st_nb_child_result sr, cr;
+	static struct st_nb_run run;
+	struct rusage ru[2];
+	struct st_error err = { 0 };
+
+	memset(ru, 0, sizeof(ru));
+	window_fixture(&sr, &cr);
+	assert_int_equal(st_nb_run_fill(&sr, &cr, &run, ru, &err), 0);
+	assert_int_equal(run.nstreams, 2);
+	assert_int_equal(run.streams[0].bytes_sent, 10000000);
+	assert_int_equal(run.streams[0].bytes_received, 9500000);
+	assert_int_equal(run.streams[0].ns, 2000000000ull);
+	assert_within(st_nb_stream_gbps(&run.streams[0]), 0.038, 1e-12);
+	assert_int_equal(run.streams[1].bytes_received, 5500000);
+	assert_int_equal(run.streams[1].ns, 1000000000ull);
+	assert_within(st_nb_stream_gbps(&run.streams[1]), 0.044, 1e-12);
+	assert_int_equal(run.bytes_sent, 16000000);
+	assert_int_equal(run.bytes_received, 15000000);
+	assert_int_equal(run.stream_ns, 2000000000ull);
+	assert_within(run.gbps, 0.06, 1e-12);
+
+	/* A window that never opened, or ends that disagree on a byte: no figure. */
+	sr.t_window_ns = 0;
+	assert_int_equal(st_nb_run_fill(&sr, &cr, &run, ru, &err), -EPROTO);
+	assert_non_null(strstr(err.msg, "warm-up"));
+	window_fixture(&sr, &cr);
+	sr.conn[1].bytes--;
+	assert_int_equal(st_nb_run_fill(&sr, &cr, &run, ru, &err), -EPROTO);
+	assert_non_null(strstr(err.msg, "stream 0"));
+}
+
 static void test_warmup(void **state)
 {
 	assert_within(st_nb_warmup_s(3), 1.0, 0);
@@ -318,6 +382,7 @@ int main(void)
 		cmocka_unit_test(test_path_sums_and_ratios),
 		cmocka_unit_test(test_ratio_intervals),
 		cmocka_unit_test(test_warmup),
+		cmocka_unit_test(test_window_holds_only_measured_bytes),
 		cmocka_unit_test(test_streams_and_udp_sums),
 		cmocka_unit_test(test_same_cpu_share),
 		cmocka_unit_test(test_parse_paths),
