@@ -21,7 +21,8 @@
  * peer that is not installed, or that the kernel refuses, is unavailable
  * with the reason.
  *
- * Each round launches ST_LAUNCH_PER_ROUND times per place; operations
+ * Each round launches @launches times per place (--launches; 0: the default
+ * ST_LAUNCH_PER_ROUND, which should equal ST_CLI_LAUNCHES); operations
  * (us): `mean` (launches per second: 1e6 / mean), `p50` and `p99` of that
  * round's launches.
  */
@@ -46,9 +47,11 @@ struct st_bench_launch {
 	char unshare[PATH_MAX]; /* unshare(1), or "" */
 	char bwrap[PATH_MAX];   /* bwrap(1), or "" */
 	const char *argv[ST_LAUNCH_NPLACES][ST_LAUNCH_MAX_ARGS];
+	unsigned int launches; /* per place and round */
 };
 
-int st_bench_launch_prepare(struct st_bench_launch *b, unsigned int repeat, struct st_error *err);
+int st_bench_launch_prepare(struct st_bench_launch *b, unsigned int repeat, unsigned int launches,
+			    struct st_error *err);
 extern const struct st_grid_bench st_bench_launch_grid;
 
 #endif

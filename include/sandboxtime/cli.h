@@ -161,6 +161,7 @@ struct st_bench_opts {
 	size_t nmounts;
 	unsigned int background[ST_BENCH_MAX_MOUNTS]; /* --background */
 	size_t nbackground;
+	unsigned int launches; /* bench launch --launches: per place and round */
 };
 
 #define ST_CMP_MAX_FILES 16
@@ -230,6 +231,7 @@ const char *st_cli_command_name(enum st_command c);
 #define ST_CLI_MIN_AGE_S 60        /* --min-age */
 #define ST_CLI_CHURN_COUNT 1000    /* --count */
 #define ST_CLI_CHURN_MAX_ALIVE 1000 /* --max-alive */
+#define ST_CLI_LAUNCHES 100        /* --launches (bench launch) */
 #define ST_CLI_DEFAULT_TEXT(v) ST_CLI_DEFAULT_TEXT_(v)
 #define ST_CLI_DEFAULT_TEXT_(v) #v
 

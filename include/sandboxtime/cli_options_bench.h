@@ -24,6 +24,7 @@ int st_opt_files(struct st_opts *o, const char *arg, struct st_error *err);
 int st_opt_kernel(struct st_opts *o, const char *arg, struct st_error *err);
 int st_opt_vm_accel(struct st_opts *o, const char *arg, struct st_error *err);
 int st_opt_count(struct st_opts *o, const char *arg, struct st_error *err);
+int st_opt_launches(struct st_opts *o, const char *arg, struct st_error *err);
 int st_opt_parallel(struct st_opts *o, const char *arg, struct st_error *err);
 int st_opt_mounts(struct st_opts *o, const char *arg, struct st_error *err);
 int st_opt_background(struct st_opts *o, const char *arg, struct st_error *err);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * bench launch (bench_launch.h). Each place and round is the grid's child
- * launching the place's command ST_LAUNCH_PER_ROUND times, one after
+ * launching the place's command --launches times (ST_LAUNCH_PER_ROUND), one after
  * another: the clock is read before fork() and after the reap, so a figure
  * is what a caller waits for, the same for every place (the launcher's own
  * fork is in all of them). Output goes to /dev/null; a launch that does not
@@ -45,7 +45,7 @@ static const char method[] =
 	"--ipc --net --mount; bwrap is bubblewrap's --unshare-all over a read-only /usr and a new "
 	"/proc; true is /bin/true alone, no sandbox (the floor of any launch). A launch is timed from before fork() to after its reap, output to /dev/null, and "
 	"must exit 0. In rounds across places after one unrecorded round, each place's child made "
-	"100 launches; mean (launches per second: 1e6 / mean), p50 and p99 are of that round's "
+	"--launches launches (default 100); mean (launches per second: 1e6 / mean), p50 and p99 are of that round's "
 	"launches, in us, and a cell is their median over rounds.";
 
 /* The argument vectors: the same namespaces for every place. */
@@ -160,7 +160,7 @@ static void sample(const struct st_bench_grid *g, size_t place, void *ctx, struc
 		return;
 	}
 	st_hist_init(h);
-	for (unsigned int i = 0; i < ST_LAUNCH_PER_ROUND; i++) {
+	for (unsigned int i = 0; i < b->launches; i++) {
 		int64_t ns = launch(b->argv[place], err_fd, r);
 
 		if (ns < 0) {
@@ -173,10 +173,10 @@ static void sample(const struct st_bench_grid *g, size_t place, void *ctx, struc
 		st_hist_record(h, (uint64_t)ns);
 		total += (uint64_t)ns;
 	}
-	r->v[OP_MEAN] = (double)total / ST_LAUNCH_PER_ROUND / 1000.0;
+	r->v[OP_MEAN] = (double)total / b->launches / 1000.0;
 	r->v[OP_P50] = st_hist_quantile_ns(h, 0.5) / 1000.0;
 	r->v[OP_P99] = st_hist_quantile_ns(h, 0.99) / 1000.0;
-	st_guard_checksum(h->n, ST_LAUNCH_PER_ROUND, "launches", r->refused[OP_MEAN],
+	st_guard_checksum(h->n, b->launches, "launches", r->refused[OP_MEAN],
 			  sizeof(r->refused[OP_MEAN]));
 	free(h);
 }
@@ -186,7 +186,8 @@ static void unavailable(struct st_bench_launch *b, enum st_launch_place p, const
 	snprintf(b->g.unavailable[p], sizeof(b->g.unavailable[p]), "%s", why);
 }
 
-int st_bench_launch_prepare(struct st_bench_launch *b, unsigned int repeat, struct st_error *err)
+int st_bench_launch_prepare(struct st_bench_launch *b, unsigned int repeat, unsigned int launches,
+			    struct st_error *err)
 {
 	static const char *const unshare[] = { "unshare" }, *const bwrap[] = { "bwrap" };
 	ssize_t n;
@@ -197,7 +198,8 @@ int st_bench_launch_prepare(struct st_bench_launch *b, unsigned int repeat, stru
 	if (ret < 0)
 		return ret;
 	b->g.method = method;
-	st_grid_set_config(&b->g, "launches_per_round", ST_LAUNCH_PER_ROUND);
+	b->launches = launches ? launches : ST_LAUNCH_PER_ROUND;
+	st_grid_set_config(&b->g, "launches_per_round", b->launches);
 	n = readlink("/proc/self/exe", b->self, sizeof(b->self) - 1);
 	if (n < 0)
 		return st_error_set(err, errno, "bench launch: /proc/self/exe");

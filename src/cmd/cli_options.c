@@ -493,6 +493,9 @@ const struct st_cli_option st_cli_options[] = {
 	  "bench mounts: comma list of idle sandboxes held open while\n"
 	  "new namespaces are made (default: 0,10,100,1000)", st_opt_background, 0, NULL, NULL,
 	  MOUNTS },
+	{ "launches", 0, ARG, BENCH, "N",
+	  "bench launch: launches per place and round, 10 to 100000\n"
+	  "(default: " ST_CLI_DEFAULT_TEXT(ST_CLI_LAUNCHES) ")", st_opt_launches, 0, NULL, NULL, LAUNCH },
 	{ "repeat", 0, ARG, RUN | LAYERS | NETBENCH | BENCH, "N",
 	  "measured repetitions per layer set (default: " ST_CLI_DEFAULT_TEXT(ST_CLI_REPEAT)
 	  "; 0 in a run:\n"

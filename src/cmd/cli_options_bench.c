@@ -98,6 +98,12 @@ int st_opt_vm_accel(struct st_opts *o, const char *arg, struct st_error *err)
 	return 0;
 }
 
+/* At least 10: p99 of fewer launches would be the largest. */
+int st_opt_launches(struct st_opts *o, const char *arg, struct st_error *err)
+{
+	return st_cli_parse_count("--launches", arg, 10, 100000, &o->bench.launches, err);
+}
+
 int st_opt_count(struct st_opts *o, const char *arg, struct st_error *err)
 {
 	o->bench.count_given = 1;

@@ -243,7 +243,7 @@ static int prepare_cgroup(void *b, const struct st_bench_opts *o, unsigned int r
 static int prepare_launch(void *b, const struct st_bench_opts *o, unsigned int repeat,
 			  struct st_error *err)
 {
-	return st_bench_launch_prepare(b, repeat, err);
+	return st_bench_launch_prepare(b, repeat, o->launches, err);
 }
 
 #define GRID(gb_, prepare_) .grid = &(gb_), .prepare = (prepare_), .run = bench_grid

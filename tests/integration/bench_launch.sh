@@ -12,7 +12,7 @@ plan 6
 t_json() {
 	local mode=$1 dir
 	dir=$(st_scratch) || return 1
-	st_run "$mode" bench launch --repeat=2 -J -o "$dir/l.json" || return 1
+	st_run "$mode" bench launch --launches=10 --repeat=2 -J -o "$dir/l.json" || return 1
 	"$ST_PY" -B "$ST_PYDIR/steal_check.py" "$dir/l.json" || return 1   # host.steal (steal.sh)
 	expect_rc 0 && expect_clean || return 1
 	"$ST_PY" -B "$ST_PYDIR/bench_launch_check.py" "$dir/l.json" 2
@@ -25,7 +25,7 @@ t_no_peers() {
 	dir=$(st_scratch) || return 1
 	printf '#!/bin/sh\nPATH=/nonexistent exec "%s" "$@"\n' "$ST_BIN" >"$dir/st" && chmod 755 "$dir/st"
 	ST_BIN=$dir/st
-	st_run root bench launch --repeat=1 -J -o "$dir/l.json" || return 1
+	st_run root bench launch --launches=10 --repeat=1 -J -o "$dir/l.json" || return 1
 	expect_rc 0 && expect_clean || return 1
 	"$ST_PY" -B "$ST_PYDIR/bench_launch_check.py" "$dir/l.json" 1 \
 		"unshare=no unshare on PATH: install Debian's util-linux" \
@@ -38,7 +38,7 @@ t_failing_peer() {
 	dir=$(st_scratch) || return 1
 	printf '#!/bin/sh\necho "bwrap: no permission to make namespaces" >&2\nexit 1\n' >"$dir/bwrap"
 	chmod 755 "$dir/bwrap"
-	PATH="$dir:$PATH" st_run root bench launch --repeat=1 -J -o "$dir/l.json" || return 1
+	PATH="$dir:$PATH" st_run root bench launch --launches=10 --repeat=1 -J -o "$dir/l.json" || return 1
 	expect_rc 0 && expect_clean || return 1
 	"$ST_PY" -B "$ST_PYDIR/bench_launch_check.py" "$dir/l.json" 1 \
 		"bwrap=$dir/bwrap exited with 1 (it said: bwrap: no permission to make namespaces)"
@@ -64,7 +64,7 @@ ok "bench launch: a failing peer is unavailable with its status and its first wo
 ok "bench launch: SIGINT while launching exits 130 and leaves no process" t_interrupted
 t_table() {
 	local t
-	t=$("$ST_BIN" bench launch --repeat=1 2>&1) || { echo "$t"; return 1; }
+	t=$("$ST_BIN" bench launch --launches=10 --repeat=1 2>&1) || { echo "$t"; return 1; }
 	expect_eq "$(printf '%s\n' "$t" | grep -cE '^(sandboxtime|sandboxtime-bare|unshare|bwrap|true) +(mean|p50|p99) ')" 15 ||
 		{ echo "$t"; return 1; }
 	printf '%s\n' "$t" | grep -q "^On this machine sandboxtime launched [0-9]* sandboxes per second" || { echo "$t"; return 1; }
