@@ -32,11 +32,18 @@ chmod 755 "$ST_TMP"
 cp "$ST_BIN" "$ST_TMP/sandboxtime"
 chmod 755 "$ST_TMP/sandboxtime"
 # bench where's probes live beside the binary (Makefile: PROBES).
-for probe in "$(dirname "$ST_BIN")"/sandboxtime-probe*; do
+for probe in "${ST_BIN%/*}"/sandboxtime-probe*; do
 	[ -x "$probe" ] && install -m 0755 "$probe" "$ST_TMP/"
 done
 ST_NOBODY_BIN="$ST_TMP/sandboxtime"
 trap 'rm -rf "$ST_TMP"' EXIT
+# The build directory (its fault binary, probes, helpers and unit tests), and
+# the binary as built. Root runs use the suite's own copy too: suites run two
+# at a time (tests/run.sh), and a process or namespace of this suite's runs is
+# then told from another suite's by its binary's path (st_ours_procs).
+ST_BUILD_DIR=$(cd "$(dirname "$ST_BIN")" && pwd)
+ST_BUILT_BIN=$ST_BUILD_DIR/$(basename "$ST_BIN")
+ST_BIN=$ST_NOBODY_BIN
 
 # The suites' Python helpers (tests/py/NAME.py), copied where nobody can read
 # them too; the suites run them as "$ST_PY" -B "$ST_PYDIR/NAME.py" ARG...

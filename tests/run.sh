@@ -32,11 +32,15 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 passed=0 failed=0 skipped=0
 failures=()
 
-# Suites that look at the whole machine's links, network namespaces or
-# cgroups (a before/after comparison, or a scan for leftovers and orphans):
-# another suite's sandbox, made or freed meanwhile, would read as their own
-# leak or orphan. They run with nothing beside them but QUIET suites.
-ALONE=" faults net_steps cleanup netbench bench_churn bench_cgroup cgroup orphans orphans_cleanup orphans_watch signals_and_leaks "
+# Suites that look at the whole machine's links or cgroups (a before/after
+# comparison of every host link, a scan for every sandboxtime-* cgroup) or
+# run `sandboxtime cleanup`, which removes any dead run's leftovers, or scan
+# for orphaned namespaces: another suite's sandbox, made or freed meanwhile,
+# would read as their own leak or orphan, or lose what it left on purpose.
+# They run with nothing beside them but QUIET suites. (A namespace or process
+# of another suite's runs is told apart by its binary's path: each suite runs
+# its own copy, tests/lib.sh.)
+ALONE=" faults net_steps cleanup bench_cgroup cgroup orphans orphans_cleanup orphans_watch "
 # Suites that make no namespace, link, cgroup or process outside their own
 # temporary files: they may run beside anything.
 QUIET=" lint layout help_man build compare suite_rules "

@@ -47,7 +47,7 @@ t_net() {
 # A kernel that refuses the pair (no veth driver: EOPNOTSUPP, injected) or the
 # lab's bridge: 125, one line saying why, no process, link or namespace left.
 t_net_refused() {
-	local mode=$1 faults=${ST_BIN%/*}/sandboxtime-faults copy step before
+	local mode=$1 faults=$ST_BUILD_DIR/sandboxtime-faults copy step before
 	[ -x "$faults" ] || { echo "no $faults (make fault-bin)"; return 1; }
 	copy=$ST_TMP/sandboxtime-faults
 	[ -x "$copy" ] || { cp "$faults" "$copy" && chmod 755 "$copy"; } || return 1

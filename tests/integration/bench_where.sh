@@ -21,7 +21,7 @@ done
 KERNEL=$(ls "$TOOLS"/vmlinuz-* 2>/dev/null | tail -n 1)
 export PATH="$PATH:$TOOLS"
 EMULATION=
-[ -x "$TOOLS/qemu-aarch64-static" ] && [ -x "$(dirname "$ST_BIN")/sandboxtime-probe-aarch64" ] &&
+[ -x "$TOOLS/qemu-aarch64-static" ] && [ -x "$ST_BUILD_DIR/sandboxtime-probe-aarch64" ] &&
 	EMULATION=qemu-aarch64
 
 t_json() {
@@ -83,7 +83,7 @@ t_interrupted() {
 # aarch64 probe exist: say so, not drop it in silence.
 t_aarch64_probe() {
 	local probe machine
-	probe=$(dirname "$ST_BIN")/sandboxtime-probe-aarch64
+	probe=$ST_BUILD_DIR/sandboxtime-probe-aarch64
 	# ELF e_machine, bytes 18-19 little-endian: 183 is EM_AARCH64.
 	machine=$(od -An -t u2 -j 18 -N 2 "$probe" | tr -d ' ')
 	expect_eq "$machine" 183

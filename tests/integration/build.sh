@@ -7,7 +7,7 @@
 source "$(dirname "$0")/../lib.sh" "$1"
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-BUILD=$(cd "$(dirname "$ST_BIN")" && pwd)
+BUILD=$ST_BUILD_DIR
 
 # The flags the build was made with: make rebuilds everything otherwise.
 SANITIZE=$(sed -n 's/.*SANITIZE=\([^ ]*\).*/\1/p' "$BUILD/build-flags")

@@ -8,7 +8,7 @@
 # warning line, the run goes on), and bad input (125, one line).
 source "$(dirname "$0")/../lib.sh" "$1"
 
-FAULTS=${ST_BIN%/*}/sandboxtime-faults
+FAULTS=$ST_BUILD_DIR/sandboxtime-faults
 [ -x "$FAULTS" ] && cp "$FAULTS" "$ST_TMP/sandboxtime-faults" && chmod 755 "$ST_TMP/sandboxtime-faults"
 
 # The cgroup directories named sandboxtime-PID, in every hierarchy.

@@ -9,7 +9,7 @@ source "$(dirname "$0")/../lib.sh" "$1"
 
 plan 5
 
-BUILD_DIR=$(cd "$(dirname "$ST_BIN")" && pwd)
+BUILD_DIR=$ST_BUILD_DIR
 DENY=$BUILD_DIR/test-helpers/deny_syscall
 ARGS=(layers -J --ns=uts,ipc,net --repeat=1 --warmup=0 --deferred-repeat=2)
 

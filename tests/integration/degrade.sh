@@ -14,7 +14,7 @@ source "$(dirname "$0")/../lib.sh" "$1"
 
 plan 9
 
-BUILD_DIR=$(cd "$(dirname "$ST_BIN")" && pwd)
+BUILD_DIR=$ST_BUILD_DIR
 NO_USERNS=$BUILD_DIR/test-helpers/no_userns
 
 # in_chroot USERSPEC OUT ERR ARG...: sandboxtime ARG... in a fresh chroot of

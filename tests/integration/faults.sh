@@ -17,7 +17,7 @@ if [ "$(id -u)" = 0 ] && [ -z "${ST_FAULTS_NETNS:-}" ]; then
 fi
 source "$(dirname "$0")/../lib.sh" "$1"
 
-FAULTS=${ST_BIN%/*}/sandboxtime-faults
+FAULTS=$ST_BUILD_DIR/sandboxtime-faults
 if [ ! -x "$FAULTS" ]; then
 	plan 1
 	skip "fault injection" "no sandboxtime-faults next to $ST_BIN (make fault-bin)"

@@ -9,7 +9,7 @@
 source "$(dirname "$0")/../lib.sh" "$1"
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 GOLDEN=$TOP/tests/fixtures/report
-UNIT=$(cd "$(dirname "$ST_BIN")" && pwd)/tests/test_report_golden
+UNIT=$ST_BUILD_DIR/tests/test_report_golden
 
 plan 5
 

@@ -167,7 +167,7 @@ t_pool_full() {
 
 # t_fault MODE NET STEP ARG...: the fault-injection build fails STEP: 125,
 # one line naming it, nothing left (in the suite's namespace as root).
-FAULTS=${ST_BIN%/*}/sandboxtime-faults
+FAULTS=$ST_BUILD_DIR/sandboxtime-faults
 t_fault() {
 	local mode=$1 net=$2 step=$3 bin=$ST_BIN nbin=$ST_NOBODY_BIN ret=0; shift 3
 	cp "$FAULTS" "$ST_TMP/sandboxtime-faults" && chmod 755 "$ST_TMP/sandboxtime-faults" || return 1

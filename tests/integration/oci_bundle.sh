@@ -248,8 +248,8 @@ t_faults() {
 		expect_eq "$(bundle_procs)" "" || return 1
 	done
 }
-if [ -x "${ST_BIN%/*}/sandboxtime-faults" ]; then
-	cp "${ST_BIN%/*}/sandboxtime-faults" "$ST_TMP/sandboxtime-faults" && chmod 755 "$ST_TMP/sandboxtime-faults"
+if [ -x "$ST_BUILD_DIR/sandboxtime-faults" ]; then
+	cp "$ST_BUILD_DIR/sandboxtime-faults" "$ST_TMP/sandboxtime-faults" && chmod 755 "$ST_TMP/sandboxtime-faults"
 	each_mode "each new step failing: one line naming it, 125, nothing left behind" t_faults
 else
 	for i in 1 2; do skip "each new step failing" "no sandboxtime-faults next to $ST_BIN (make fault-bin)"; done

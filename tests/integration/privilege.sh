@@ -37,7 +37,7 @@ status_field() { sed -n "s/^$2:[[:space:]]*//p" "/proc/$1/status" 2>/dev/null; }
 t_install_no_setid() {
 	local d bin
 	d=$(mktemp -d "$ST_TMP/install.XXXXXX") || return 1
-	bin=$(cd "$(dirname "$ST_BIN")" && pwd)/$(basename "$ST_BIN")
+	bin=$ST_BUILT_BIN
 	# -o: the binary under test is installed as it is, never rebuilt; no
 	# MAKEFLAGS of an outer make (SANITIZE=...) reaches this one.
 	env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -s -C "$TOP" --no-print-directory -o "$bin" \

@@ -92,7 +92,7 @@ ok "a bind source that does not exist: one line, 125, nothing mounted outside" t
 
 # Each mount step made to fail (the fault build): 125, one line naming it, the caller's mounts untouched.
 t_faults() {
-	local faults=${ST_BIN%/*}/sandboxtime-faults step out rc before
+	local faults=$ST_BUILD_DIR/sandboxtime-faults step out rc before
 	for step in root_bind mount_apply pivot_root old_root_detach root_readonly; do
 		before=$(cut -d' ' -f5 /proc/self/mountinfo | sort)
 		out=$(SANDBOXTIME_FAULT=$step "$faults" --repeat=0 -q --config="$BUNDLE/good.json" 2>&1); rc=$?
@@ -103,7 +103,7 @@ t_faults() {
 		expect_eq "$(cut -d' ' -f5 /proc/self/mountinfo | sort)" "$before" || return 1
 	done
 }
-if [ -x "${ST_BIN%/*}/sandboxtime-faults" ]; then
+if [ -x "$ST_BUILD_DIR/sandboxtime-faults" ]; then
 	ok "each mount step failing: one line naming it, 125, nothing mounted outside" t_faults
 else
 	skip "each mount step failing" "no sandboxtime-faults next to $ST_BIN (make fault-bin)"

@@ -17,7 +17,7 @@ JOBS=${SIGNALS_JOBS:-4}
 ONLY=${SIGNALS_ONLY:--1}
 # An ASan build starts and measures about twice as slowly: aim later.
 SLOW=1
-grep -q 'SANITIZE=.' "$(dirname "$ST_BIN")/build-flags" 2>/dev/null && SLOW=2
+grep -q 'SANITIZE=.' "$ST_BUILD_DIR/build-flags" 2>/dev/null && SLOW=2
 
 plan 2
 diag "SEED=$SEED (SIGNALS_SEED=$SEED reproduces these runs)"
