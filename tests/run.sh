@@ -32,17 +32,23 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 passed=0 failed=0 skipped=0
 failures=()
 
-# Suites that look at the whole machine's links or cgroups (a before/after
-# comparison of every host link, a scan for every sandboxtime-* cgroup) or
-# run `sandboxtime cleanup`, which removes any dead run's leftovers, or scan
-# for orphaned namespaces: another suite's sandbox, made or freed meanwhile,
-# would read as their own leak or orphan, or lose what it left on purpose.
-# They run with nothing beside them but QUIET suites. (A namespace or process
-# of another suite's runs is told apart by its binary's path: each suite runs
-# its own copy, tests/lib.sh.)
-ALONE=" faults net_steps cleanup bench_cgroup cgroup orphans orphans_cleanup orphans_watch "
-# Suites that make no namespace, link, cgroup or process outside their own
-# temporary files: they may run beside anything.
+# Which suites may share the machine (suites run two at a time):
+# EXCLUSIVE: they scan every network namespace for orphans, or run `cleanup`
+#   over the whole host: nothing runs beside them but QUIET suites.
+# ALONE: they compare every host link before and after, or scan every
+#   sandboxtime-* cgroup (and run `cleanup`): another suite's link or cgroup,
+#   made or freed meanwhile, would read as their leak. Beside them only QUIET
+#   and HOSTLESS suites, and never another of them.
+# HOSTLESS: they make no host link and no cgroup and run no cleanup (their
+#   namespaces, processes and links stay their own: each suite runs its own
+#   copy of the binary, tests/lib.sh, and netbench's links live in its own
+#   namespace). They run beside anything but EXCLUSIVE.
+# QUIET: they make no namespace, link, cgroup or process beyond their
+#   temporary files: beside anything.
+# Every other suite (and the unit tests) runs beside any but EXCLUSIVE and ALONE.
+EXCLUSIVE=" orphans orphans_cleanup orphans_watch cleanup "
+ALONE=" faults net_steps bench_cgroup cgroup "
+HOSTLESS=" bad_input bench bench_all bench_files bench_fork bench_launch bench_mounts bench_userns bench_where deferred degrade exit_codes golden kill_after layers_prom privilege references report_json rootfs sandbox_inside security signals_and_leaks signals_random steal "
 QUIET=" lint layout help_man build compare suite_rules "
 # The longest suites start first, so that two at a time end together
 # (seconds on an idle two-core machine, from tests/run.sh's own times).
@@ -79,9 +85,11 @@ allowed_skip() {
 	return 1
 }
 
-# class SUITE: alone, quiet or shared (see ALONE and QUIET).
+# class_of SUITE: exclusive, alone, hostless, quiet or shared (see above).
 class_of() {
+	case "$EXCLUSIVE" in *" $1 "*) echo exclusive; return ;; esac
 	case "$ALONE" in *" $1 "*) echo alone; return ;; esac
+	case "$HOSTLESS" in *" $1 "*) echo hostless; return ;; esac
 	case "$QUIET" in *" $1 "*) echo quiet; return ;; esac
 	echo shared
 }
@@ -208,8 +216,12 @@ may_start() {
 	[ "$n" -ge "$JOBS" ] && return 1
 	[ "$1" = quiet ] && return 0
 	for c in "${job_class[@]}"; do
-		[ "$c" = quiet ] && continue
-		[ "$1" = alone ] || [ "$c" = alone ] && return 1
+		case $1/$c in
+		*/quiet) ;;
+		exclusive/* | */exclusive) return 1 ;;
+		alone/hostless | hostless/* ) ;;
+		alone/* | */alone) return 1 ;;
+		esac
 	done
 	return 0
 }

@@ -32,7 +32,7 @@ ok "the suites' Python keeps its asserts where PYTHONOPTIMIZE is set" t_asserts_
 
 t_run_lists() {
 	local list name bad=0
-	for list in ALONE QUIET LONGEST_FIRST; do
+	for list in EXCLUSIVE ALONE HOSTLESS QUIET LONGEST_FIRST; do
 		for name in $(sed -n "s/^$list=\"\\([^\"]*\\)\".*/\\1/p" "$TOP/tests/run.sh"); do
 			[ -f "$TOP/tests/integration/$name.sh" ] && continue
 			echo "tests/run.sh $list names $name, which is no suite"
@@ -42,4 +42,4 @@ t_run_lists() {
 	[ -n "$(sed -n 's/^ALONE="\([^"]*\)".*/\1/p' "$TOP/tests/run.sh")" ] || { echo "no ALONE list in tests/run.sh"; bad=1; }
 	return $bad
 }
-ok "tests/run.sh's ALONE, QUIET and LONGEST_FIRST name suites that exist" t_run_lists
+ok "tests/run.sh's lists of suites (EXCLUSIVE, ALONE, HOSTLESS, QUIET, LONGEST_FIRST) name suites that exist" t_run_lists
