@@ -199,20 +199,6 @@ st_run() {
 	st_finish
 }
 
-# st_session_pids SID: the pid of every process in session SID, from
-# /proc/PID/stat (the fourth field after the command's closing parenthesis),
-# without a fork: it runs after every run.
-st_session_pids() {
-	local f line rest
-	for f in /proc/[0-9]*/stat; do
-		{ read -r line <"$f"; } 2>/dev/null || continue
-		rest=${line##*) }
-		rest=${rest#* } rest=${rest#* } rest=${rest#* }
-		[ "${rest%% *}" = "$1" ] && { f=${f#/proc/}; echo "${f%/stat}"; }
-	done
-	return 0
-}
-
 # st_session_busy SID: whether a process of session SID is still there (no
 # subshell: the test runs after every run).
 st_session_busy() {
