@@ -377,6 +377,15 @@ expect_no_new_netns_of_ours() {
 	return 1
 }
 
+# st_host_mounts: the host's mount points, sorted, without the ones that
+# other suites make there while they run beside this one (tests/run.sh runs
+# two at a time): `ip netns add`'s /run/netns/NAME (net, net6) and the
+# engines' stores under /tmp/st-engines.* (podman's overlays, containerd's
+# rootfs). A suite compares two of these to show that it left no mount.
+st_host_mounts() {
+	cut -d' ' -f5 /proc/self/mountinfo | grep -v -e '^/run/netns/' -e '^/tmp/st-engines\.' | sort
+}
+
 # Our own cgroup per hierarchy that the cgroup layer uses ("memory /a/b";
 # "unified /"), from /proc/self/cgroup (cgroup.sh, bench_cgroup.sh).
 own_cgroups() {

@@ -11,17 +11,15 @@ plan 6
 MOUNTS=10,300
 BACKGROUND=0,20
 
-host_mounts() { wc -l </proc/self/mountinfo; }
-
 t_json() {
 	local mode=$1 dir before
 	dir=$(st_scratch) || return 1
-	before=$(host_mounts)
+	before=$(st_host_mounts)
 	st_run "$mode" bench mounts --mounts=$MOUNTS --background=$BACKGROUND --repeat=2 -J \
 		-o "$dir/m.json" || return 1
 	"$ST_PY" -B "$ST_PYDIR/steal_check.py" "$dir/m.json" || return 1   # host.steal (steal.sh)
 	expect_rc 0 && expect_clean || { st_show; return 1; }
-	expect_eq "$(host_mounts)" "$before" || return 1
+	expect_eq "$(st_host_mounts)" "$before" || return 1
 	! grep -q sandboxtime-mounts /proc/self/mountinfo || { echo "a bench tmpfs is left"; return 1; }
 	"$ST_PY" -B "$ST_PYDIR/bench_mounts_check.py" "$dir/m.json" 2 $MOUNTS $BACKGROUND
 }
@@ -36,13 +34,13 @@ t_table() {
 
 t_interrupted() {
 	local mode=$1 before
-	before=$(host_mounts)
+	before=$(st_host_mounts)
 	st_start "$mode" bench mounts --mounts=2000 --background=0,200 --repeat=100000 -q || return 1
 	sleep 2
 	kill -INT "$ST_PID"
 	st_finish
 	expect_rc 130 && expect_clean || return 1
-	expect_eq "$(host_mounts)" "$before"
+	expect_eq "$(st_host_mounts)" "$before"
 }
 
 t_beyond_max_alive() {

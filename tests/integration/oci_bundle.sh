@@ -93,14 +93,14 @@ t_stock() {
 	[ "$mode" = nobody ] && fixture=$top/configs/oci/runc-spec-rootless.json
 	config "stock-$mode" "$fixture" "$mode" || return 1
 	dir=$(st_scratch)
-	before=$(cut -d' ' -f5 /proc/self/mountinfo | sort)
+	before=$(st_host_mounts)
 	run_bundle "$mode" "$BUNDLE/stock-$mode.json" "$dir/out" || return 1
 	# shellcheck disable=SC2086
 	"$ST_PY" -B "$ST_PYDIR/oci_bundle.py" check "$fixture" "$dir/out" hostname=runc $DEVICES \
 		"cwd=/ uid=0 gid=0 groups=0" "nofile=1024/1024 env=,xterm oom=0" || { cat "$dir/out"; return 1; }
 	"$ST_PY" -B "$ST_PYDIR/oci_bundle.py" steps "$dir/out.json" mount_apply dev_populate pivot_root \
 		masked_paths readonly_paths rlimits user_ids || return 1
-	expect_eq "$(cut -d' ' -f5 /proc/self/mountinfo | sort)" "$before" || return 1
+	expect_eq "$(st_host_mounts)" "$before" || return 1
 	expect_eq "$(bundle_procs)" ""
 }
 
@@ -234,7 +234,7 @@ t_faults() {
 	local mode=$1 faults=$ST_TMP/sandboxtime-faults step out rc before cfg=$BUNDLE/edited-$1.json
 	[ -f "$cfg" ] || { echo "no $cfg (the edited test did not run)"; return 1; }
 	for step in dev_populate sysctl masked_paths readonly_paths rlimits oom_score_adj user_ids; do
-		before=$(cut -d' ' -f5 /proc/self/mountinfo | sort)
+		before=$(st_host_mounts)
 		if [ "$mode" = nobody ]; then
 			out=$(SANDBOXTIME_FAULT=$step as_nobody "$faults" --repeat=0 -q --config="$cfg" 2>&1); rc=$?
 		else
@@ -244,7 +244,7 @@ t_faults() {
 		if [ "$(printf '%s\n' "$out" | wc -l)" -ne 1 ] || ! printf '%s\n' "$out" | grep -q "$step: injected fault"; then
 			echo "$step: $out"; return 1
 		fi
-		expect_eq "$(cut -d' ' -f5 /proc/self/mountinfo | sort)" "$before" || return 1
+		expect_eq "$(st_host_mounts)" "$before" || return 1
 		expect_eq "$(bundle_procs)" "" || return 1
 	done
 }

@@ -56,10 +56,10 @@ each_mode "root.path and mounts: new root, own /proc, sized tmpfs, read-only bin
 t_bad() {
 	local name=$1 edit=$2 where=$3 out rc before after tree
 	config "$name" "$edit"
-	before=$(cut -d' ' -f5 /proc/self/mountinfo | sort)
+	before=$(st_host_mounts)
 	tree=$(find "$BUNDLE/rootfs" | sort)
 	out=$("$ST_BIN" --repeat=0 -q --config="$BUNDLE/$name.json" 2>&1); rc=$?
-	after=$(cut -d' ' -f5 /proc/self/mountinfo | sort)
+	after=$(st_host_mounts)
 	rm -f "$BUNDLE/$name.json"
 	[ $rc -eq 125 ] || { echo "exit $rc: $out"; return 1; }
 	printf '%s\n' "$out" | head -1 | grep -qF "sandboxtime: $BUNDLE/$name.json: $where" || { echo "$out"; return 1; }
@@ -79,14 +79,14 @@ ok "root and mounts without a mount namespace: 125, says which layer" t_bad nomo
 t_mount_fails() {
 	local out rc before
 	config badsrc 'c["mounts"][2]["source"] = "/nonexistent"'
-	before=$(cut -d' ' -f5 /proc/self/mountinfo | sort)
+	before=$(st_host_mounts)
 	out=$("$ST_BIN" --repeat=0 -q --config="$BUNDLE/badsrc.json" 2>&1); rc=$?
 	[ $rc -eq 125 ] || { echo "exit $rc: $out"; return 1; }
 	if [ "$(printf '%s\n' "$out" | wc -l)" -ne 1 ] ||
 		! printf '%s\n' "$out" | grep -qF "$BUNDLE/badsrc.json: .mounts[2]: bind source /nonexistent"; then
 		echo "$out"; return 1
 	fi
-	expect_eq "$(cut -d' ' -f5 /proc/self/mountinfo | sort)" "$before"
+	expect_eq "$(st_host_mounts)" "$before"
 }
 ok "a bind source that does not exist: one line, 125, nothing mounted outside" t_mount_fails
 
@@ -94,13 +94,13 @@ ok "a bind source that does not exist: one line, 125, nothing mounted outside" t
 t_faults() {
 	local faults=$ST_BUILD_DIR/sandboxtime-faults step out rc before
 	for step in root_bind mount_apply pivot_root old_root_detach root_readonly; do
-		before=$(cut -d' ' -f5 /proc/self/mountinfo | sort)
+		before=$(st_host_mounts)
 		out=$(SANDBOXTIME_FAULT=$step "$faults" --repeat=0 -q --config="$BUNDLE/good.json" 2>&1); rc=$?
 		[ $rc -eq 125 ] || { echo "$step: exit $rc: $out"; return 1; }
 		if [ "$(printf '%s\n' "$out" | wc -l)" -ne 1 ] || ! printf '%s\n' "$out" | grep -q "$step: injected fault"; then
 			echo "$step: $out"; return 1
 		fi
-		expect_eq "$(cut -d' ' -f5 /proc/self/mountinfo | sort)" "$before" || return 1
+		expect_eq "$(st_host_mounts)" "$before" || return 1
 	done
 }
 if [ -x "$ST_BUILD_DIR/sandboxtime-faults" ]; then
