@@ -9,7 +9,7 @@ plan() { echo "1..$1"; }
 # ok DESCRIPTION COMMAND...: passes when COMMAND succeeds; prints its output on failure.
 ok() {
 	local desc=$1; shift
-	local out
+	local out t0=${EPOCHREALTIME/./}
 	_tap_n=$((_tap_n + 1))
 	if out=$("$@" 2>&1); then
 		echo "ok $_tap_n - $desc"
@@ -17,6 +17,15 @@ ok() {
 		echo "not ok $_tap_n - $desc"
 		printf '%s\n' "$out" | sed 's/^/#   /'
 	fi
+	tap_took "$t0"
+}
+
+# tap_took T0: a diagnostic line with the test's seconds when it took 2 s or
+# more (T0 from ${EPOCHREALTIME/./}, microseconds), so that a suite's slow
+# tests can be found in its output without another run.
+tap_took() {
+	local us=$((${EPOCHREALTIME/./} - $1))
+	[ "$us" -lt 2000000 ] || printf '#   took %d.%d s\n' $((us / 1000000)) $((us / 100000 % 10))
 }
 
 # skip DESCRIPTION REASON: a test that cannot run here, and why.
