@@ -5,28 +5,14 @@ binomial order-statistic interval of that median. Prints one line per figure,
 then whether more differ than chance explains. Exit status 1 when they do."""
 import json
 import math
+import os
 import statistics
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from common import median_interval  # noqa: E402
+
 POLLS = (0, 1000)
-
-
-def binom_half_cdf(n, k):
-    return sum(math.comb(n, j) for j in range(k + 1)) / 2 ** n
-
-
-def median_interval(d):
-    """[d(k), d(n-k+1)], the narrowest with coverage >= 95%, and its coverage; None below n = 6."""
-    n, best = len(d), None
-    for k in range(1, n // 2 + 1):
-        cov = 1 - 2 * binom_half_cdf(n, k - 1)
-        if cov >= 0.95:
-            best = (k, cov)
-    if best is None:
-        return None
-    s = sorted(d)
-    k, cov = best
-    return s[k - 1], s[n - k], cov
 
 
 def medians(path, poll):
