@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""bench/deferred_trace.py OUTDIR: sandboxtime's deferred figures against the
+"""bench/deferred_trace.py OUTDIR [--results FILE]: sandboxtime's deferred figures against the
 kernel's free events, from what bench/deferred_trace.sh left in OUTDIR/raw
 (TYPE.R.json and TYPE.R.pid per run, trace.txt, meta.txt).
 
@@ -22,7 +22,8 @@ The first sample of a run is sandboxtime's unrecorded round and is skipped.
 
 Prints per type the medians, their spread, the per-sample ratio ours/kernel
 with its exact binomial interval, and whether the median ratio is within
-10%; writes OUTDIR/deferred_trace.json. Exit status 1 when a sample has no
+10%; writes OUTDIR/deferred_trace.json, and with --results merges the
+table "trace" into FILE (bench/results/deferred.json). Exit status 1 when a sample has no
 traced free (the trace missed it) or the pairing fails.
 """
 import glob
@@ -186,10 +187,59 @@ def summarise(typ, rows):
     }
 
 
+def verdict(r):
+    """What the comparison says, in a few words."""
+    if r["freed"]["within_10pct"]:
+        return "agrees with the free within 10%"
+    if r["released"]["within_10pct"]:
+        return "agrees with the count release within 10%; the memory goes later"
+    d = r["freed"]
+    return "differs: %+.0f µs %s" % (d["diff_us"], interval_text(d["diff_ci"], "%+.0f"))
+
+
+def ms_range(med, rng):
+    return "%.2f (%.2f–%.2f)" % (med / 1e3, rng[0] / 1e3, rng[1] / 1e3)
+
+
+def ratio_text(k):
+    return "%.3f %s" % (k["ratio"], interval_text(k["ratio_ci"], "%.3f"))
+
+
+def save(path, meta, rows):
+    """Merges the table "trace" into PATH (bench/results/ format)."""
+    with open(path, encoding="utf-8") as f:
+        doc = json.load(f)
+    steal = meta.get("steal_share")
+    doc["tables"]["trace"] = {
+        "title": "deferred figures against the kernel's free events (tracepoints), per sample",
+        "command": "sudo bash bench/deferred_trace.sh build/sandboxtime OUTDIR && python3 "
+                   "bench/deferred_trace.py OUTDIR --results bench/results/deferred.json   # SEED=%s, "
+                   "%s rounds, N=%s" % (meta.get("seed"), meta.get("rounds"), meta.get("n")),
+        "date": meta.get("date"), "commit": meta.get("commit"),
+        "notes": "docs/bench-notes/deferred-trace.md",
+        "columns": ["type", "n", "sandboxtime ms", "kernel free ms", "ratio [95%]",
+                    "kernel count release ms", "ratio [95%]", "verdict"],
+        "rows": [[r["type"], str(r["n"]), ms_range(r["ours_us"], r["ours_range"]),
+                  ms_range(r["freed"]["kernel_us"], r["freed"]["kernel_range"]), ratio_text(r["freed"]),
+                  ms_range(r["released"]["kernel_us"], r["released"]["kernel_range"]),
+                  ratio_text(r["released"]), verdict(r)] for r in rows],
+        "text": ["From the reap of each sample's last task, both sides on CLOCK_MONOTONIC; ratio: "
+                 "the median of the per-sample ratios with its exact binomial interval. Load %s at "
+                 "the start, %s at the end; steal %s." % (
+                     meta.get("load"), meta.get("load_end"),
+                     "unknown" if steal is None else "%.2f%%" % (100 * steal))],
+    }
+    write_results(path, doc)
+
+
 def main():
-    if len(sys.argv) != 2:
-        sys.exit("usage: deferred_trace.py OUTDIR")
-    out = sys.argv[1]
+    args = sys.argv[1:]
+    results = None
+    if len(args) == 3 and args[1] == "--results":
+        results = args[2]
+    elif len(args) != 1:
+        sys.exit("usage: deferred_trace.py OUTDIR [--results FILE]")
+    out = args[0]
     raw = os.path.join(out, "raw")
     trace = Trace(parse(os.path.join(raw, "trace.txt")))
     per, errors = {}, []
@@ -222,7 +272,9 @@ def main():
     print("load %s -> %s; steal %s" % (meta.get("load"), meta.get("load_end"),
                                        "unknown" if steal is None else "%.2f%%" % (100 * steal)))
     write_results(os.path.join(out, "deferred_trace.json"),
-                  {"meta": {k: v for k, v in meta.items()}, "types": rows, "unpaired": errors})
+                  {"meta": dict(meta), "types": rows, "unpaired": errors})
+    if results and rows and not errors:
+        save(results, meta, rows)
     sys.exit(1 if errors or not rows else 0)
 
 

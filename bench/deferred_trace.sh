@@ -28,7 +28,7 @@
 # type agrees within 10% or the report says why not, 1 a run failed, 2 usage.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
-[ $# -ge 1 ] && [ $# -le 2 ] || bench_usage "bash bench/deferred_trace.sh BIN [OUTDIR]"
+if [ $# -lt 1 ] || [ $# -gt 2 ]; then bench_usage "bash bench/deferred_trace.sh BIN [OUTDIR]"; fi
 bench_need_root deferred_trace "tracefs and the kernel's trace events"
 BIN=$(realpath "$1")
 OUT=${2:-$(mktemp -d /tmp/sandboxtime-trace.XXXXXX)}
