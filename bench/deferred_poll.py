@@ -89,6 +89,12 @@ def type_bound(widths, types):
     return "%.0f%%" % (100 * max(got)) if got else "-"
 
 
+def wider(a, b):
+    """The larger of two bounds as type_bound prints them ("-" for none)."""
+    nums = [int(x[:-1]) for x in (a, b) if x.endswith("%")]
+    return "%d%%" % max(nums) if nums else "-"
+
+
 def twenty_medians(runs, rounds, mode):
     """Per type group, the range over sets of the 20 us median (µs)."""
     out = {}
@@ -112,7 +118,7 @@ def main():
     meta = read_meta(os.path.join(raw, "meta.txt"))
     status, rows, type_rows = 0, [], []
     for mode in MODES:
-        widths_by_poll = {}
+        widths_by_poll, row, verdicts = {}, [mode], []
         for p in POLLS:
             lines, bad, figs, allowed, widths = judge(runs, rounds, mode, p)
             print("\n".join(lines))
@@ -122,8 +128,13 @@ def main():
                 mode, p, bad, figs, allowed, verdict))
             status |= bad > allowed or not figs
             widths_by_poll[p] = widths
-            rows.append([mode, "%d µs" % p, "%d of %d" % (bad, figs), str(allowed), verdict]
-                        + [type_bound(widths, types) for _, types in TYPE_GROUPS])
+            row.append("%d of %d (%d by chance)" % (bad, figs, allowed))
+            verdicts.append(verdict)
+        # One row per placement: the wider bound of the two pauses.
+        row.append(verdicts[0] if verdicts[0] == verdicts[1] else " / ".join(verdicts))
+        rows.append(row + [wider(type_bound(widths_by_poll[0], types),
+                                 type_bound(widths_by_poll[1000], types))
+                           for _, types in TYPE_GROUPS])
         meds = twenty_medians(runs, rounds, mode)
         for label, types in TYPE_GROUPS:
             type_rows.append([mode, label, meds[label], type_bound(widths_by_poll[0], types),
@@ -150,11 +161,13 @@ def save(path, meta, rows, type_rows, rounds, facts):
     }
     doc["tables"]["poll"] = dict(common, **{
         "title": "deferred figures against the poll pause, %d paired rounds" % rounds,
-        "columns": ["mode", "pause vs 20 µs", "figures differing", "allowed by chance (5%)", "verdict"]
+        "columns": ["placement", "differing at 0 µs", "differing at 1000 µs", "verdict"]
         + ["bound: " + label for label, _ in TYPE_GROUPS],
         "rows": rows,
-        "text": ["Bound: the widest end of the interval of the per-round difference, as a share "
-                 "of the 20 µs median (median over the sets holding the type). " + facts + "."]})
+        "text": ["Differing: figures whose interval of the per-round difference to 20 µs excludes "
+                 "agreement, and how many chance allows at 5%. Bound: the widest end of those "
+                 "intervals as a share of the 20 µs median (median over the sets holding the "
+                 "type; the wider of the two pauses). " + facts + "."]})
     doc["tables"]["poll-types"] = dict(common, **{
         "title": "deferred figures against the poll pause, per type",
         "columns": ["mode", "type", "20 µs median over sets (µs)", "bound at 0 µs", "bound at 1000 µs"],

@@ -184,17 +184,21 @@ def summarise(typ, rows):
         "ours_range": [min(ours), max(ours)],
         "freed": against(ours, freed), "released": against(ours, released),
         "exit_to_reap_us": statistics.median(gap),
+        "samples": [{"ours_us": o, "freed_us": f, "released_us": rl, "exit_to_reap_us": g}
+                    for o, f, rl, g in rows],
     }
 
 
 def verdict(r):
     """What the comparison says, in a few words."""
+    early = r["freed"]["kernel_not_after_start"]
+    tail = "; %d of %d freed before the reap" % (early, r["n"]) if early else ""
     if r["freed"]["within_10pct"]:
-        return "agrees with the free within 10%"
+        return "agrees with the free within 10%" + tail
     if r["released"]["within_10pct"]:
-        return "agrees with the count release within 10%; the memory goes later"
+        return "agrees with the count release within 10%; the memory goes later" + tail
     d = r["freed"]
-    return "differs: %+.0f µs %s" % (d["diff_us"], interval_text(d["diff_ci"], "%+.0f"))
+    return "differs: %+.0f µs %s%s" % (d["diff_us"], interval_text(d["diff_ci"], "%+.0f"), tail)
 
 
 def ms_range(med, rng):

@@ -89,7 +89,7 @@ fi
 # deferred sample of net, pid, ipc and user is paired by pointer with its
 # namespace's free, and sandboxtime's figure falls on the traced mark.
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-TRACE_ROUNDS=1 TRACE_N=2
+TRACE_ROUNDS=1 TRACE_N=3
 # Why the kernel's events cannot be read here, or nothing.
 trace_unavailable() {
 	unshare -m --propagation private sh -c '
