@@ -19,7 +19,8 @@
 #   files_userns  bench/files_userns.sh (files_userns.json)
 #   where         bench/where.sh (where.json)
 #   netbench      bench/netbench.sh beside iperf3 and sockperf (netbench.json)
-#   deferred      bench/deferred_check.sh twice, merged (deferred.json)
+#   deferred      bench/deferred_check.sh twice, merged; bench/deferred_trace.sh
+#                 and bench/deferred_poll.sh (deferred.json)
 #   compare       bench/compare.sh: printed; compare.json is written by hand from it
 #   orphans       bench/orphans.sh: its block of docs/bench-notes/10-orphans.md
 # reliability.json comes from make check, make valgrind, make fuzz and
@@ -94,10 +95,14 @@ run_one() {
 		;;
 	deferred)
 		# A check that fails is a result too: both runs go into the table.
-		RESULTS=$TMP/deferred-1.json bash "$B/deferred_check.sh" "$BIN" || true
-		RESULTS=$TMP/deferred-2.json bash "$B/deferred_check.sh" "$BIN" || true
+		RESULTS=$TMP/deferred-1.json CHECKS=ab bash "$B/deferred_check.sh" "$BIN" || true
+		RESULTS=$TMP/deferred-2.json CHECKS=ab bash "$B/deferred_check.sh" "$BIN" || true
 		python3 -B "$B/deferred_check.py" --merge "$TMP/deferred.json" "$TMP/deferred-1.json" "$TMP/deferred-2.json"
 		merge "$R/deferred.json" "$TMP/deferred.json"
+		bash "$B/deferred_trace.sh" "$BIN" "$TMP/trace" || true
+		python3 -B "$B/deferred_trace.py" "$TMP/trace" --results "$R/deferred.json"
+		bash "$B/deferred_poll.sh" "$BIN" "$TMP/poll" || true
+		python3 -B "$B/deferred_poll.py" "$TMP/poll" --results "$R/deferred.json" || true
 		;;
 	compare) bash "$B/compare.sh" "$BIN" 3 10 ;;
 	orphans) bash "$B/orphans.sh" "$BIN" ;;

@@ -5,6 +5,7 @@ Imported by bench/*.py (and bench/lab/*.py, which put bench/ on sys.path).
 """
 import glob
 import json
+import math
 import os
 import re
 import statistics
@@ -40,6 +41,23 @@ def steal_share(begin, end):
 def spread(values, fmt="%.1f"):
     """median (min-max) over rounds."""
     return (fmt + " (" + fmt + "\u2013" + fmt + ")") % (statistics.median(values), min(values), max(values))
+
+
+def median_interval(d, coverage=0.95):
+    """The exact binomial order-statistic interval of the median of D:
+    [d(k), d(n-k+1)], the narrowest whose coverage is at least COVERAGE,
+    as (low, high, its coverage); None when n is too small for it (below
+    6 at 95%), as the project's increments."""
+    n, best = len(d), None
+    for k in range(1, n // 2 + 1):
+        cov = 1 - 2 * sum(math.comb(n, j) for j in range(k)) / 2 ** n
+        if cov >= coverage:
+            best = (k, cov)
+    if best is None:
+        return None
+    s = sorted(d)
+    k, cov = best
+    return s[k - 1], s[n - k], cov
 
 
 def load_runs(raw, name):

@@ -7,7 +7,7 @@
 # (build/test-helpers/deny_syscall), as a container's profile would.
 source "$(dirname "$0")/../lib.sh" "$1"
 
-plan 5
+plan 6
 
 BUILD_DIR=$ST_BUILD_DIR
 DENY=$BUILD_DIR/test-helpers/deny_syscall
@@ -82,4 +82,35 @@ if can_run root; then
 	ok "SANDBOXTIME_DEFERRED_POLL_US: recorded as poll_us; a bad value is the deferred figures' reason" t_poll
 else
 	skip "SANDBOXTIME_DEFERRED_POLL_US: recorded as poll_us; a bad value is the deferred figures' reason" "cannot run as root here"
+fi
+
+# The kernel's own free events (bench/deferred_trace.sh, issue 27.4), in a
+# tracefs instance of the bench's own inside a private mount namespace: every
+# deferred sample of net, pid, ipc and user is paired by pointer with its
+# namespace's free, and sandboxtime's figure falls on the traced mark.
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+TRACE_ROUNDS=1 TRACE_N=3
+# Why the kernel's events cannot be read here, or nothing.
+trace_unavailable() {
+	unshare -m --propagation private sh -c '
+		mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null || { echo "tracefs cannot be mounted"; exit; }
+		for e in kmem/kmem_cache_alloc kmem/kfree workqueue/workqueue_execute_start \
+			sched/sched_process_fork syscalls/sys_exit_wait4; do
+			[ -d /sys/kernel/tracing/events/$e ] || { echo "no trace event $e"; exit; }
+		done' 2>&1
+}
+t_trace() {
+	local dir
+	dir=$(st_scratch) || return 1
+	ROUNDS=$TRACE_ROUNDS N=$TRACE_N IDLE_S=0 bash "$TOP/bench/deferred_trace.sh" "$ST_BIN" "$dir" \
+		>"$ST_TMP/trace.out" 2>&1 || { cat "$ST_TMP/trace.out"; return 1; }
+	"$ST_PY" -B "$ST_PYDIR/deferred_trace_check.py" "$dir/deferred_trace.json" "$TRACE_ROUNDS" "$TRACE_N"
+}
+name="the kernel's trace events pair one free with every deferred sample of net, pid, ipc and user"
+if ! can_run root; then
+	skip "$name" "cannot run as root here"
+elif why=$(trace_unavailable) && [ -n "$why" ]; then
+	skip "$name" "$why"
+else
+	ok "$name" t_trace
 fi
