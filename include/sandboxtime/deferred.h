@@ -36,8 +36,12 @@ struct st_deferred_sample {
  * count (max_<type>_namespaces) is released, and that is not the same event
  * for every type: for uts, mount, cgroup and time the count drops when the
  * last task leaves and the memory goes later (RCU), so the figure is "count
- * released"; for pid, ipc, net and user the count drops at or near the real
- * free, "freed" (user only after everything it owns: last of all).
+ * released"; net's count drops at the end of the cleanup_net run that tears
+ * it down, and its memory goes one run later (bench/deferred_trace.sh: half
+ * of the time to the kernel's free, in every sample), so it is "count
+ * released" too; for pid, ipc and user the count drops at or near the real
+ * free, "freed" (user only after everything it owns: last of all; its mark
+ * is the start of free_user_ns).
  */
 extern const char *const st_deferred_marks[ST_LAYER_COUNT];
 

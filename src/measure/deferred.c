@@ -48,7 +48,7 @@ const char *const st_deferred_marks[ST_LAYER_COUNT] = {
 	[ST_LAYER_MOUNT] = "count released",
 	[ST_LAYER_CGROUP] = "count released",
 	[ST_LAYER_TIME] = "count released",
-	[ST_LAYER_NET] = "freed",
+	[ST_LAYER_NET] = "count released",
 };
 
 /* What the lab is asked for: one sample of @mask (0: calibrate), probed in an order from @seed. */

@@ -3,7 +3,7 @@ figures for every available layer but the base, each drained before all of
 its SAMPLES samples, and measurement.drain_settle is SETTLE ("rcu" or
 "sleep"). With "sleep", every drain lasted at least the 50 ms sleep. Every
 type's figure names what it marks: "count released" for uts, mount, cgroup
-and time, "freed" for pid, ipc, net and user (tests/integration/deferred.sh).
+time and net, "freed" for pid, ipc and user (tests/integration/deferred.sh).
 TRACE, strace's record of the run's membarrier calls: with "rcu", every drain
 asked the kernel for its two grace periods (a drain that returned at once
 would have asked for none)."""
@@ -12,7 +12,7 @@ import sys
 
 SLEEP_US = 50000
 MARKS = {"uts": "count released", "mount": "count released", "cgroup": "count released",
-         "time": "count released", "pid": "freed", "ipc": "freed", "net": "freed",
+         "time": "count released", "pid": "freed", "ipc": "freed", "net": "count released",
          "user": "freed"}
 
 
