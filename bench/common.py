@@ -9,6 +9,7 @@ import math
 import os
 import re
 import statistics
+import sys
 
 _FACT = re.compile(r"([A-Za-z_][A-Za-z0-9_ ]*?)(?:: |=)(.*)")
 
@@ -96,3 +97,12 @@ def write_results(path, doc):
     with open(path, "w", encoding="utf-8") as f:
         json.dump(doc, f, indent=1, ensure_ascii=False)
         f.write("\n")
+
+
+def outdir_args(argv, script):
+    """OUTDIR [--results FILE] of a bench's .py: (OUTDIR, FILE or None); exits with usage otherwise."""
+    if len(argv) == 3 and argv[1] == "--results":
+        return argv[0], argv[2]
+    if len(argv) != 1:
+        sys.exit("usage: %s OUTDIR [--results FILE]" % script)
+    return argv[0], None

@@ -18,7 +18,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import median_interval, read_meta, write_results  # noqa: E402
+from common import median_interval, outdir_args, read_meta, write_results  # noqa: E402
 
 POLLS = (0, 1000)
 MODES = ("unpinned", "pinned")
@@ -106,13 +106,8 @@ def twenty_medians(runs, rounds, mode):
 
 
 def main():
-    args = sys.argv[1:]
-    results = None
-    if len(args) == 3 and args[1] == "--results":
-        results = args[2]
-    elif len(args) != 1:
-        sys.exit("usage: deferred_poll.py OUTDIR [--results FILE]")
-    raw = os.path.join(args[0], "raw")
+    outdir, results = outdir_args(sys.argv[1:], "deferred_poll.py")
+    raw = os.path.join(outdir, "raw")
     runs, steal_ms = load(raw)
     rounds = sorted({k[0] for k in runs})
     meta = read_meta(os.path.join(raw, "meta.txt"))

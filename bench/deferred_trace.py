@@ -34,7 +34,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import median_interval, read_meta, write_results  # noqa: E402
+from common import median_interval, outdir_args, read_meta, write_results  # noqa: E402
 
 # "comm-pid [cpu] flags ts: event: text"; a syscall's exit reads "sys_wait4 -> 0xRET".
 LINE = re.compile(r"\s*(.+?)-(\d+)\s+\[\d+\]\s+\S+\s+([\d.]+): (\w+)(?:: | -> )(.*)")
@@ -237,13 +237,7 @@ def save(path, meta, rows):
 
 
 def main():
-    args = sys.argv[1:]
-    results = None
-    if len(args) == 3 and args[1] == "--results":
-        results = args[2]
-    elif len(args) != 1:
-        sys.exit("usage: deferred_trace.py OUTDIR [--results FILE]")
-    out = args[0]
+    out, results = outdir_args(sys.argv[1:], "deferred_trace.py")
     raw = os.path.join(out, "raw")
     trace = Trace(parse(os.path.join(raw, "trace.txt")))
     per, errors = {}, []
