@@ -22,7 +22,7 @@
  * with the reason.
  *
  * Each round launches @launches times per place (--launches; 0: the default
- * ST_LAUNCH_PER_ROUND, which should equal ST_CLI_LAUNCHES); operations
+ * ST_LAUNCH_PER_ROUND, which should equal --launches' default); operations
  * (us): `mean` (launches per second: 1e6 / mean), `p50` and `p99` of that
  * round's launches.
  */

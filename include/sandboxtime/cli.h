@@ -198,18 +198,75 @@ enum {
 	ST_OPT_ANSWER = 1 << 1,     /* --help, --version: taken by every command, listed by none */
 };
 
+/*
+ * What an option's value is: one parser per kind (src/cmd/cli_kinds.c) turns
+ * the text into the type stored at the row's place, with the same one-line
+ * errors for every option of that kind.
+ */
+enum st_opt_kind {
+	ST_OPT_FLAG,     /* no value: an int set to 1 (0 with .clears) */
+	ST_OPT_UINT,     /* an unsigned int from .min to .max */
+	ST_OPT_U64,      /* a uint64_t from .min to .max */
+	ST_OPT_DOUBLE,   /* a double from .dmin to .dmax, a .noun ("percentage") */
+	ST_OPT_DURATION, /* seconds, fractions allowed: a double from .dmin (0: more than 0) to .dmax */
+	ST_OPT_STRING,   /* the text itself; with a .noun it may not be empty, .check vets it */
+	ST_OPT_CHOICE,   /* one word of .choices: its index, in an int */
+	ST_OPT_LIST,     /* a comma list of counts (.list) in an unsigned int array */
+	ST_OPT_CUSTOM,   /* the place's own .parse */
+};
+
+struct st_opts;
+struct st_cli_list;
+
+/* A custom option's parser: stores @arg at @at, the option's place in @o. */
+typedef int st_cli_parse_fn(struct st_opts *o, void *at, const char *arg, struct st_error *err);
+
+#define ST_CLI_MAX_PLACES 3
+
+/*
+ * Where a command keeps an option's value: offsets into struct st_opts (0:
+ * none; nothing is kept in the command word at offset 0).
+ */
+struct st_cli_place {
+	unsigned int commands; /* ST_CMD_BIT()s served; 0: every command of the row */
+	size_t at;             /* the value */
+	const char *def;       /* the default, as text; NULL: the row's */
+	size_t given_at;       /* an int set to 1 when given, or with given_bit... */
+	unsigned int given_bit; /* ...an unsigned this bit is set in */
+	size_t text_at;        /* a const char * that keeps the text as given */
+	size_t count_at;       /* ST_OPT_LIST: the size_t count of the array at .at */
+	st_cli_parse_fn *parse; /* ST_OPT_CUSTOM */
+};
+
 struct st_cli_option {
 	const char *name;      /* long name, without "--" */
 	int short_name;        /* the short letter, 0 for none */
 	int has_arg;           /* no_argument, required_argument or optional_argument */
 	unsigned int commands; /* ST_CMD_BIT()s of the commands that take it */
 	const char *arg_name;  /* --help's placeholder: LIST in --ns=LIST */
-	const char *help;      /* --help's text; '\n' starts a continuation line */
-	int (*parse)(struct st_opts *o, const char *arg, struct st_error *err);
+	/* --help's text; '\n' starts a continuation line, "{}" prints the default, "{N}" place N's */
+	const char *help;
 	unsigned int flags;    /* ST_OPT_* */
 	const char *alt_arg;   /* a second form in --help (--net=join:PATH|PID), or NULL */
 	const char *alt_help;
 	unsigned int benches;  /* bench: ST_BENCH_NAME_BIT()s of the names that take it, 0: all */
+	enum st_opt_kind kind;
+	struct st_cli_place places[ST_CLI_MAX_PLACES];
+	/*
+	 * The default, as the user would write it: st_cli_defaults() parses it
+	 * into every place (a place's own .def wins), and --help prints it. NULL:
+	 * the value is zero, or "not given" until a command's checks decide.
+	 */
+	const char *def;
+	const char *implied;   /* optional_argument given without a value: this text */
+	uint64_t min, max;     /* ST_OPT_UINT, ST_OPT_U64 */
+	double dmin, dmax;     /* ST_OPT_DOUBLE, ST_OPT_DURATION */
+	const char *noun;      /* the errors' word: "file name" in "--output: empty file name" */
+	const char *const *choices;    /* ST_OPT_CHOICE: NULL-terminated */
+	const int *values;             /* ST_OPT_CHOICE: what each stores; NULL: its index */
+	const struct st_cli_list *list; /* ST_OPT_LIST */
+	int clears;            /* ST_OPT_FLAG: stores 0 (--no-rr) */
+	int (*check)(const char *arg, struct st_error *err); /* ST_OPT_STRING */
 };
 
 extern const struct st_cli_option st_cli_options[];
@@ -219,23 +276,25 @@ extern const size_t st_cli_noptions;
 const char *st_cli_command_name(enum st_command c);
 
 /*
- * The defaults of the numeric options, written once: st_cli_defaults() stores
- * them and --help prints them (ST_CLI_DEFAULT_TEXT). Plain numbers, without
- * a suffix, so that the text is the number.
+ * Option @r's place for command @c: the first place that serves it, or NULL
+ * (the answers --help and --version have none).
  */
-#define ST_CLI_REPEAT 20           /* --repeat: a run, layers, bench */
-#define ST_CLI_NETBENCH_REPEAT 3   /* --repeat: netbench */
-#define ST_CLI_WARMUP 3            /* --warmup */
-#define ST_CLI_RESAMPLES 2000      /* --resamples */
-#define ST_CLI_KILL_AFTER_S 10     /* --kill-after */
-#define ST_CLI_MIN_AGE_S 60        /* --min-age */
-#define ST_CLI_CHURN_COUNT 1000    /* --count */
-#define ST_CLI_CHURN_MAX_ALIVE 1000 /* --max-alive */
-#define ST_CLI_LAUNCHES 100        /* --launches (bench launch) */
-#define ST_CLI_DEFAULT_TEXT(v) ST_CLI_DEFAULT_TEXT_(v)
-#define ST_CLI_DEFAULT_TEXT_(v) #v
+const struct st_cli_place *st_cli_place_of(const struct st_cli_option *r, enum st_command c);
 
-/* Resets @o to the defaults of docs/DESIGN.md for every command. */
+/* The default of @r's place @i as text (the place's own, else the row's), or NULL. */
+const char *st_cli_default_text(const struct st_cli_option *r, size_t i);
+
+/*
+ * Stores @arg (NULL: no value) into the place of option @r for o->command,
+ * parsed by the row's kind, and marks it given. A usage error names the option.
+ */
+int st_cli_store(struct st_opts *o, const struct st_cli_option *r, const char *arg,
+		 struct st_error *err);
+
+/*
+ * Resets @o for every command: each row's default (docs/DESIGN.md) into its
+ * places, the rest zero or the "not given" marks the commands' checks read.
+ */
 void st_cli_defaults(struct st_opts *o);
 
 /*

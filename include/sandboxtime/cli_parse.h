@@ -22,11 +22,21 @@ int st_cli_parse_count(const char *what, const char *text, uint64_t min, uint64_
 /* --format: table, json, csv, prometheus or markdown. */
 int st_cli_parse_format(const char *text, enum st_format *out, struct st_error *err);
 
-/* --fail-if-slower: a percentage, fractions allowed, 0 to 1000. */
-int st_cli_parse_percent(const char *what, const char *text, double *out, struct st_error *err);
+/* A double from @min to @max, fractions allowed: "--fail-if-slower: 'x' is not a percentage from 0 to 1000". */
+int st_cli_parse_double(const char *what, const char *noun, const char *text, double min,
+			double max, double *out, struct st_error *err);
 
-/* --interval: seconds, fractions allowed, 0.1 to a day (docs/DESIGN.md). */
-int st_cli_parse_interval(const char *text, double *out, struct st_error *err);
+/* Seconds, fractions allowed, from @min to @max; @min 0: more than 0 (--duration, --interval). */
+int st_cli_parse_seconds(const char *what, const char *text, double min, double max, double *out,
+			 struct st_error *err);
+
+/*
+ * One word of the NULL-terminated @choices, its index into *@out; the error
+ * lists them ("unknown mode 'x' (known: auto, always, never)"), or says
+ * "neither A nor B" when there are two.
+ */
+int st_cli_parse_choice(const char *what, const char *noun, const char *const *choices,
+			const char *text, int *out, struct st_error *err);
 
 /* Parses --net: a mode name, or join:PATH / join:PID (*@target points after "join:"). */
 int st_ns_net_parse_mode(const char *text, enum st_net_mode *mode, const char **target,
@@ -44,9 +54,6 @@ int st_net_validate_ifname(const char *opt, const char *name, struct st_error *e
 /* Parses --paths: a comma list of host,veth,bridge,host-to-sandbox,macvlan (or "all"). */
 int st_nb_parse_paths(const char *text, unsigned int *mask, struct st_error *err);
 
-/* Parses --duration: seconds, fractions allowed, in (0, 3600]. */
-int st_nb_parse_duration(const char *text, double *out, struct st_error *err);
-
 /* A comma list of distinct counts: --sizes, --parallel. */
 struct st_cli_list {
 	const char *what;    /* "--sizes" */
@@ -60,12 +67,6 @@ struct st_cli_list {
 int st_cli_parse_list(const struct st_cli_list *l, const char *text, unsigned int *out,
 		      size_t *n, struct st_error *err);
 
-/*
- * Parses --sizes: a comma list of sizes in MB, each 1 to ST_CLI_MAX_SIZE_MB,
- * at most @max of them, none twice; stores them in @out and their number in *@n.
- */
-#define ST_CLI_MAX_SIZE_MB 1048576u /* 1 TiB */
-int st_cli_parse_sizes(const char *text, unsigned int *out, size_t max, size_t *n,
-		       struct st_error *err);
+#define ST_CLI_MAX_SIZE_MB 1048576u /* --sizes: 1 TiB */
 
 #endif

@@ -127,15 +127,42 @@ static int option_head(const struct st_cli_option *r, const char *arg_name, char
 }
 
 /*
+ * @help with the defaults of row @r in place of "{}" (the row's) and "{N}"
+ * (place N's): a default is written once, in the row that stores it.
+ */
+static void expand_defaults(const struct st_cli_option *r, const char *help, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	for (const char *p = help; *p && n + 1 < len; p++) {
+		const char *def;
+		size_t i = 0;
+
+		if (p[0] != '{' || !(p[1] == '}' || (p[1] >= '0' && p[1] <= '9' && p[2] == '}'))) {
+			buf[n++] = *p;
+			continue;
+		}
+		if (p[1] != '}')
+			i = (size_t)(*++p - '0');
+		p++;
+		def = st_cli_default_text(r, i);
+		n += (size_t)snprintf(buf + n, len - n, "%s", def ? def : "?");
+	}
+	buf[n < len ? n : len - 1] = '\0';
+}
+
+/*
  * One entry: the text starts in column 24 (after two blanks when the head
  * is wider, or on the next line), continuation lines in column 26.
  */
 static void print_entry(FILE *out, const struct st_cli_option *r, const char *arg_name,
 			const char *help)
 {
-	char head[96];
+	char head[96], text[640];
 	int n = option_head(r, arg_name, head, sizeof(head));
-	const char *line = help, *nl;
+	const char *line = text, *nl;
+
+	expand_defaults(r, help, text, sizeof(text));
 
 	if (r->flags & ST_OPT_HELP_BREAK)
 		fprintf(out, "%s\n%*s", head, HELP_COLUMN, "");
@@ -511,7 +538,7 @@ static int finish_orphans(int argc, char **argv, int ind, struct st_opts *o, str
 	return 0;
 }
 
-/* netbench measures paths it makes itself. Fills in its defaults (docs/DESIGN.md). */
+/* netbench measures paths it makes itself (its defaults are the option rows'). */
 static int finish_netbench(int argc, char **argv, int ind, struct st_opts *o, struct st_error *err)
 {
 	struct st_netbench_opts *n = &o->netbench;
@@ -519,23 +546,13 @@ static int finish_netbench(int argc, char **argv, int ind, struct st_opts *o, st
 	if (ind < argc)
 		return st_error_usage(err, "netbench: unexpected argument '%s' (netbench runs no command)",
 				      argv[ind]);
-	if (n->repeat_given && n->repeat == 0)
+	if (n->repeat == 0)
 		return st_error_usage(err, "--repeat=0: netbench would measure nothing (use N >= 1)");
-	if (!n->repeat_given)
-		n->repeat = ST_CLI_NETBENCH_REPEAT;
-	if (!n->paths)
-		n->paths = ST_NB_DEFAULT_PATHS;
 	if (n->cpu_pin && o->out.cpu >= 0)
 		return st_error_usage(err, "--cpu-pin puts server and client on two CPUs, --cpu=%d all on one: choose one",
 				      o->out.cpu);
 	if (n->busy_poll && n->rr == 0)
 		return st_error_usage(err, "--busy-poll applies to the latency phase: drop --no-rr");
-	if (!n->streams)
-		n->streams = 1;
-	if (n->duration_s <= 0)
-		n->duration_s = 3.0;
-	if (!n->size)
-		n->size = 131072;
 	if (n->rr < 0)
 		n->rr = 1;
 	return 0;
@@ -592,8 +609,6 @@ static int finish(int argc, char **argv, int ind, int value_index, struct st_opt
 			ret = st_error_usage(err, "bench: unexpected argument '%s'", argv[ind]);
 		if (ret == 0 && o->bench.measure.repeat == 0)
 			ret = st_error_usage(err, "--repeat=0: bench would measure nothing (use N >= 1)");
-		if (ret == 0 && !o->bench.nparallel)
-			o->bench.parallel[o->bench.nparallel++] = 1;
 		if (ret == 0 && o->bench.duration_s > 0 && o->bench.count_given)
 			ret = st_error_usage(err, "bench churn: --count and --duration: choose one");
 		if (ret == 0 && o->bench.duration_s > ST_BENCH_MAX_CHURN_S)
@@ -660,7 +675,7 @@ int st_cli_parse(int argc, char **argv, struct st_opts *o, struct st_error *err)
 			return refuse(o, r, args[took_value ? optind - 2 : optind - 1], err);
 		if (o->command == ST_CMD_BENCH && r->benches && !(r->benches & ST_BENCH_NAME_BIT(o->bench.kind)))
 			return refuse_bench(r, err);
-		ret = r->parse(o, optarg, err);
+		ret = st_cli_store(o, r, optarg, err);
 		if (ret < 0)
 			return ret;
 		if (o->command == ST_CMD_HELP || o->command == ST_CMD_VERSION)

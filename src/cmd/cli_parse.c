@@ -15,9 +15,6 @@
 #include "sandboxtime/netbench.h"
 #include "sandboxtime/util.h"
 
-#define ST_MIN_INTERVAL_S 0.1
-#define ST_MAX_INTERVAL_S 86400.0
-
 int st_cli_parse_count(const char *what, const char *text, uint64_t min, uint64_t max,
 		       unsigned int *out, struct st_error *err)
 {
@@ -42,32 +39,58 @@ int st_cli_parse_format(const char *text, enum st_format *out, struct st_error *
 	return st_error_usage(err, "--format: unknown format '%s' (known: table, json, csv, prometheus, markdown)", text);
 }
 
-int st_cli_parse_percent(const char *what, const char *text, double *out, struct st_error *err)
+int st_cli_parse_double(const char *what, const char *noun, const char *text, double min,
+			double max, double *out, struct st_error *err)
 {
 	char *end = NULL;
 	double v;
 
 	errno = 0;
 	v = strtod(text, &end);
-	if (errno || end == text || *end || !(v >= 0 && v <= 1000))
-		return st_error_usage(err, "%s: '%s' is not a percentage from 0 to 1000", what, text);
+	if (errno || end == text || *end || !(v >= min && v <= max))
+		return st_error_usage(err, "%s: '%s' is not a %s from %g to %g", what, text, noun, min, max);
 	*out = v;
 	return 0;
 }
 
-int st_cli_parse_interval(const char *text, double *out, struct st_error *err)
+int st_cli_parse_seconds(const char *what, const char *text, double min, double max, double *out,
+			 struct st_error *err)
 {
 	char *end = NULL;
 	double v;
 
 	errno = 0;
 	v = strtod(text, &end);
+	/* strtod takes signs, blanks, "inf" and "nan": a duration is plain digits. */
 	if (!*text || errno || !end || *end || !isfinite(v) || text[0] == '-' || text[0] == '+')
-		return st_error_usage(err, "--interval: '%s' is not a number of seconds", text);
-	if (v < ST_MIN_INTERVAL_S || v > ST_MAX_INTERVAL_S)
-		return st_error_usage(err, "--interval: %s is out of range (0.1 to 86400 seconds)", text);
+		return st_error_usage(err, "%s: '%s' is not a number of seconds", what, text);
+	if (min <= 0 && (v <= 0 || v > max))
+		return st_error_usage(err, "%s: %s is out of range (more than 0, at most %g seconds)", what,
+				      text, max);
+	if (min > 0 && (v < min || v > max))
+		return st_error_usage(err, "%s: %s is out of range (%g to %g seconds)", what, text, min, max);
 	*out = v;
 	return 0;
+}
+
+int st_cli_parse_choice(const char *what, const char *noun, const char *const *choices,
+			const char *text, int *out, struct st_error *err)
+{
+	char known[128];
+	size_t n = 0, len = 0;
+
+	for (; choices[n]; n++)
+		if (strcmp(text, choices[n]) == 0) {
+			*out = (int)n;
+			return 0;
+		}
+	if (n == 2)
+		return st_error_usage(err, "%s: '%s' is neither %s nor %s", what, text, choices[0],
+				      choices[1]);
+	known[0] = '\0';
+	for (size_t i = 0; i < n && len < sizeof(known); i++)
+		len += (size_t)snprintf(known + len, sizeof(known) - len, "%s%s", i ? ", " : "", choices[i]);
+	return st_error_usage(err, "%s: unknown %s '%s' (known: %s)", what, noun, text, known);
 }
 
 int st_ns_net_parse_mode(const char *text, enum st_net_mode *mode, const char **target,
@@ -155,22 +178,6 @@ int st_nb_parse_paths(const char *text, unsigned int *mask, struct st_error *err
 	return 0;
 }
 
-int st_nb_parse_duration(const char *text, double *out, struct st_error *err)
-{
-	char *end = NULL;
-	double v;
-
-	errno = 0;
-	v = strtod(text, &end);
-	if (!*text || errno || !end || *end || !isfinite(v) || text[0] == '-' || text[0] == '+')
-		return st_error_usage(err, "--duration: '%s' is not a number of seconds", text);
-	if (v <= ST_NB_MIN_DURATION_S || v > ST_NB_MAX_DURATION_S)
-		return st_error_usage(err, "--duration: %s is out of range (more than 0, at most 3600 seconds)",
-				      text);
-	*out = v;
-	return 0;
-}
-
 int st_cli_parse_list(const struct st_cli_list *l, const char *text, unsigned int *out,
 		      size_t *n, struct st_error *err)
 {
@@ -199,13 +206,4 @@ int st_cli_parse_list(const struct st_cli_list *l, const char *text, unsigned in
 			return 0;
 		p += len + 1;
 	}
-}
-
-int st_cli_parse_sizes(const char *text, unsigned int *out, size_t max, size_t *n,
-		       struct st_error *err)
-{
-	const struct st_cli_list sizes = { "--sizes", "size", " MB", " of MB: 1,10,100", 1,
-					   ST_CLI_MAX_SIZE_MB, max };
-
-	return st_cli_parse_list(&sizes, text, out, n, err);
 }

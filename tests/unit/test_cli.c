@@ -658,7 +658,7 @@ static void test_bench_churn_options(void **state)
 		     "at most 8 creator counts");
 	assert_usage(PARSE(&o, &err, "bench", "churn", "--max-alive=0"), &err, "--max-alive");
 	assert_int_equal(PARSE(&o, &err, "bench", "churn", "--duration=2.5"), 0);
-	assert_true(o.bench.duration_s == 2.5 && o.netbench.duration_s == 0);
+	assert_true(o.bench.duration_s == 2.5 && o.netbench.duration_s == 3.0);
 	assert_usage(PARSE(&o, &err, "bench", "churn", "--duration=2", "--count=3"), &err, "choose one");
 	assert_usage(PARSE(&o, &err, "bench", "churn", "--duration=301"), &err, "at most 300");
 	assert_usage(PARSE(&o, &err, "bench", "fork", "--duration=1"), &err,
@@ -916,7 +916,268 @@ static void test_reparse_after_error_in_cluster(void **state)
 	assert_int_equal(o.out.format, ST_FORMAT_TABLE);
 }
 
-/* Every row of the option table is complete: a name, help text, a parser, a command. */
+/*
+ * Every default, parsed as if the user gave it, stores what st_cli_defaults()
+ * stored (but for the marks that it was given): the rows' texts are valid,
+ * in range, and mean what --help prints.
+ */
+static void test_defaults_parse_back(void **state)
+{
+	struct st_opts def, o;
+	struct st_error err = { 0 };
+	size_t checked = 0;
+
+	st_cli_defaults(&def);
+	for (size_t i = 0; i < st_cli_noptions; i++) {
+		const struct st_cli_option *r = &st_cli_options[i];
+
+		for (size_t j = 0; j < ST_CLI_MAX_PLACES; j++) {
+			const struct st_cli_place *p = &r->places[j];
+			const char *text = st_cli_default_text(r, j);
+			unsigned int served = p->commands ? p->commands : r->commands;
+
+			if (!text || !(p->at || p->parse))
+				continue;
+			memcpy(&o, &def, sizeof(o));
+			o.command = (enum st_command)__builtin_ctz(served);
+			assert_ptr_equal(st_cli_place_of(r, o.command), p);
+			if (st_cli_store(&o, r, text, &err) < 0) {
+				print_error("# --%s=%s: %s\n", r->name, text, err.msg);
+				fail();
+			}
+			o.command = def.command;
+			if (p->given_at)
+				memcpy((char *)&o + p->given_at, (char *)&def + p->given_at, sizeof(int));
+			if (p->text_at)
+				memcpy((char *)&o + p->text_at, (char *)&def + p->text_at, sizeof(const char *));
+			if (memcmp(&o, &def, sizeof(o)) != 0) {
+				print_error("# --%s=%s stores another value than its default\n", r->name, text);
+				fail();
+			}
+			checked++;
+		}
+	}
+	/* --ns, --net, --repeat, ...: a table without defaults would pass vacuously. */
+	assert_true(checked >= 20);
+}
+
+/* The help of command @c, every bench's options included. */
+static char *help_of(enum st_command c)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	struct st_opts o;
+
+	assert_non_null(f);
+	st_cli_defaults(&o);
+	o.help_for = c;
+	st_cli_help(f, &o);
+	assert_int_equal(fclose(f), 0);
+	return text;
+}
+
+/* The value stored at place @p of @o, as --help would print it. */
+static double stored(const struct st_opts *o, const struct st_cli_option *r,
+		     const struct st_cli_place *p)
+{
+	const char *at = (const char *)o + p->at;
+
+	if (r->kind == ST_OPT_U64)
+		return (double)*(const uint64_t *)(const void *)at;
+	if (r->kind == ST_OPT_DURATION || r->kind == ST_OPT_DOUBLE)
+		return *(const double *)(const void *)at;
+	return *(const unsigned int *)(const void *)at;
+}
+
+/*
+ * --help prints each numeric default from its row, and that number is the
+ * one stored: "--repeat=N ... (default: 20;" against o.run.measure.repeat.
+ */
+static void test_help_prints_defaults(void **state)
+{
+	struct st_opts def;
+	size_t checked = 0;
+
+	st_cli_defaults(&def);
+	for (size_t i = 0; i < st_cli_noptions; i++) {
+		const struct st_cli_option *r = &st_cli_options[i];
+		const struct st_cli_place *p = &r->places[0];
+		unsigned int served = p->commands ? p->commands : r->commands;
+		char head[64], *text, *entry, *next, *d;
+
+		/* Each placeholder names a default that exists ("?" otherwise). */
+		for (const char *b = strchr(r->help, '{'); b; b = strchr(b + 1, '{'))
+			assert_non_null(st_cli_default_text(r, b[1] == '}' ? 0 : (size_t)(b[1] - '0')));
+		if (!strstr(r->help, "(default: {}") && !strstr(r->help, "(default: {0}"))
+			continue;
+		/* The numbers; the words are test_help_names_literal_defaults'. */
+		if (r->kind != ST_OPT_UINT && r->kind != ST_OPT_U64 && r->kind != ST_OPT_DURATION)
+			continue;
+		text = help_of((enum st_command)__builtin_ctz(served));
+		snprintf(head, sizeof(head), "--%s=", r->name);
+		entry = strstr(text, head);
+		if (!entry) {
+			print_error("# --%s: not in the help of its command\n", r->name);
+			fail();
+		}
+		next = strstr(entry, "\n     --");
+		d = strstr(entry, "(default: ");
+		assert_true(d && (!next || d < next));
+		if (strtod(d + strlen("(default: "), NULL) != stored(&def, r, p)) {
+			print_error("# --%s: help says '%.20s', %g is stored\n", r->name, d, stored(&def, r, p));
+			fail();
+		}
+		assert_null(strchr(text, '{'));
+		free(text);
+		checked++;
+	}
+	assert_true(checked >= 10);
+	/* A place's own default: netbench runs 3 times per path. */
+	char *nb = help_of(ST_CMD_NETBENCH);
+
+	assert_non_null(strstr(nb, "runs per path, 3;"));
+	assert_non_null(strstr(nb, "most 3600 (default: 3); bench churn"));
+	assert_int_equal(def.netbench.repeat, 3);
+	free(nb);
+}
+
+/* A default whose help words it without a placeholder still names it: no drift unseen. */
+static void test_help_names_literal_defaults(void **state)
+{
+	for (size_t i = 0; i < st_cli_noptions; i++) {
+		const struct st_cli_option *r = &st_cli_options[i];
+
+		if (!r->def || strchr(r->help, '{'))
+			continue;
+		if (!strstr(r->help, r->def)) {
+			print_error("# --%s: its help does not name its default '%s'\n", r->name, r->def);
+			fail();
+		}
+	}
+}
+
+/* One kind, one wording: the errors of each kind's parser, exactly. */
+static void test_kind_errors(void **state)
+{
+	static const struct {
+		const char *argv[4];
+		const char *msg;
+	} cases[] = {
+		/* unsigned: garbage, bounds, overflow */
+		{ { "--warmup=0x", "--", "true" }, "--warmup: '0x' is not a number" },
+		{ { "--warmup=100001", "--", "true" }, "--warmup: 100001 is out of range (0 to 100000)" },
+		{ { "bench", "launch", "--launches=9" }, "--launches: 9 is out of range (10 to 100000)" },
+		{ { "--seed=18446744073709551616", "--", "true" },
+		  "--seed: '18446744073709551616' is too large (at most 18446744073709551615)" },
+		{ { "netbench", "--size=0" }, "--size: 0 is out of range (1 to 67108864)" },
+		/* double and duration */
+		{ { "compare", "--fail-if-slower=1001", "a" },
+		  "--fail-if-slower: '1001' is not a percentage from 0 to 1000" },
+		{ { "netbench", "--duration=0" },
+		  "--duration: 0 is out of range (more than 0, at most 3600 seconds)" },
+		{ { "netbench", "--duration=nan" }, "--duration: 'nan' is not a number of seconds" },
+		{ { "orphans", "--watch", "--interval=0.05" },
+		  "--interval: 0.05 is out of range (0.1 to 86400 seconds)" },
+		{ { "orphans", "--watch", "--interval=+1" }, "--interval: '+1' is not a number of seconds" },
+		/* string */
+		{ { "-o", "", "--" }, "--output: empty file name" },
+		{ { "bench", "where", "--kernel=" }, "--kernel: empty path" },
+		{ { "--seccomp=", "--", "true" }, "--seccomp: empty (default, none, or a profile file)" },
+		{ { "bench", "where", "--vm-accel=xen" }, "--vm-accel: 'xen' is neither kvm nor tcg" },
+		/* choice */
+		{ { "--color=blue", "--", "true" }, "--color: unknown mode 'blue' (known: auto, always, never)" },
+		{ { "--no-new-privileges=maybe", "--", "true" },
+		  "--no-new-privileges: 'maybe' is neither true nor false" },
+		/* list */
+		{ { "bench", "churn", "--parallel=2,,4" },
+		  "--parallel: '2,,4': an empty creator count (a comma list: 1,2,4,8)" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		char *argv[6] = { "sandboxtime" };
+		struct st_error err = { 0 };
+		struct st_opts o;
+		int argc = 1;
+
+		for (size_t j = 0; j < 4 && cases[i].argv[j]; j++)
+			argv[argc++] = (char *)cases[i].argv[j];
+		if (st_cli_parse(argc, argv, &o, &err) != -EINVAL || !err.usage ||
+		    strcmp(err.msg, cases[i].msg) != 0) {
+			print_error("# %s: '%s', expected '%s'\n", cases[i].argv[0], err.msg, cases[i].msg);
+			fail();
+		}
+	}
+}
+
+/* Each kind stores into the place of the command given: flags, choices, per-command places. */
+static void test_kind_places(void **state)
+{
+	struct st_opts o;
+	struct st_error err = { 0 };
+
+	/* A flag that clears; a choice with its own values; an implied value. */
+	assert_int_equal(PARSE(&o, &err, "netbench", "--no-rr"), 0);
+	assert_int_equal(o.netbench.rr, 0);
+	assert_int_equal(PARSE(&o, &err, "--no-new-privileges=false", "--", "true"), 0);
+	assert_true(o.run.no_new_privs == 0 && (o.run.given & ST_GIVEN_NNP));
+	assert_int_equal(PARSE(&o, &err, "--no-new-privileges", "--", "true"), 0);
+	assert_int_equal(o.run.no_new_privs, 1);
+	assert_int_equal(PARSE(&o, &err, "--color=never", "--seccomp=none", "--", "true"), 0);
+	assert_true(o.out.color == ST_COLOR_NEVER && (o.run.given & ST_GIVEN_SECCOMP));
+	assert_int_equal(PARSE(&o, &err, "--", "true"), 0);
+	assert_true(o.run.no_new_privs == 1 && o.run.given == 0 && o.out.color == ST_COLOR_AUTO);
+	assert_string_equal(o.run.seccomp, "default");
+	/* One option, a place per command: --mtu, --seed, --dry-run, --repeat. */
+	assert_int_equal(PARSE(&o, &err, "netbench", "--mtu=9000", "--seed=7", "--repeat=2"), 0);
+	assert_true(o.netbench.mtu == 9000 && o.run.net.mtu == 0);
+	assert_true(o.netbench.seed.given && o.netbench.seed.value == 7 && !o.run.measure.seed.given);
+	assert_true(o.netbench.repeat == 2 && o.netbench.repeat_given && o.run.measure.repeat == 20);
+	assert_int_equal(PARSE(&o, &err, "compare", "--seed=9", "a", "b"), 0);
+	assert_true(o.compare.seed.given && o.compare.seed.value == 9 && !o.netbench.seed.given);
+	assert_int_equal(PARSE(&o, &err, "cleanup", "--dry-run"), 0);
+	assert_true(o.cleanup.dry_run && !o.orphans.dry_run);
+	assert_int_equal(PARSE(&o, &err, "bench", "syscall", "--repeat=4"), 0);
+	assert_true(o.bench.measure.repeat == 4 && o.bench.repeat_given && o.run.measure.repeat == 20);
+	/* bench measures with the run's warmup, which it cannot be given. */
+	assert_int_equal(o.bench.measure.warmup, 3);
+	/* The bench's --ns keeps its text for the sandbox place; defaults keep none. */
+	assert_int_equal(PARSE(&o, &err, "bench", "where", "--ns=user"), 0);
+	assert_string_equal(o.bench.ns_text, "user");
+	assert_int_equal(PARSE(&o, &err, "bench", "where"), 0);
+	assert_null(o.bench.ns_text);
+	assert_int_equal(o.bench.measure.ns_mask, ST_LAYERS_ALL);
+}
+
+/* Every command of row @r has a place to keep its value, and each place what its kind needs. */
+static void check_row_places(const struct st_cli_option *r)
+{
+	for (int c = ST_CMD_RUN; c <= ST_CMD_COMPARE; c++) {
+		const struct st_cli_place *p = st_cli_place_of(r, (enum st_command)c);
+
+		if (!(r->commands & ST_CMD_BIT(c)))
+			continue;
+		if (!p) {
+			print_error("# --%s: %s keeps it nowhere\n", r->name, st_cli_command_name(c));
+			fail();
+		}
+		assert_true(r->kind == ST_OPT_CUSTOM ? p->parse != NULL : p->at != 0 && !p->parse);
+		assert_int_equal(p->commands & ~r->commands, 0);
+		if (r->kind == ST_OPT_LIST)
+			assert_true(r->list && p->count_at);
+		if (r->kind == ST_OPT_CHOICE)
+			assert_true(r->choices && r->choices[0] && r->noun);
+		if (r->kind == ST_OPT_UINT || r->kind == ST_OPT_U64)
+			assert_true(r->min <= r->max && (r->kind == ST_OPT_U64 || r->max <= UINT_MAX));
+		if (r->kind == ST_OPT_DOUBLE || r->kind == ST_OPT_DURATION)
+			assert_true(r->dmin < r->dmax);
+	}
+	/* A value given without "=VALUE" needs a text to parse instead. */
+	if (r->has_arg == optional_argument && r->kind != ST_OPT_CUSTOM)
+		assert_non_null(r->implied);
+}
+
+/* Every row of the option table is complete: a name, help text, a place per command. */
 static void test_table_rows(void **state)
 {
 	for (size_t i = 0; i < st_cli_noptions; i++) {
@@ -926,7 +1187,7 @@ static void test_table_rows(void **state)
 		assert_true(r->name[0] != '\0' && r->name[0] != '-');
 		assert_non_null(r->help);
 		assert_true(r->help[0] != '\0');
-		assert_non_null(r->parse);
+		check_row_places(r);
 		assert_true((r->commands & ST_CMDS_ALL) != 0);
 		assert_int_equal(r->commands & ~ST_CMDS_ALL, 0);
 		/* --help shows a placeholder exactly when the option takes a value. */
@@ -978,7 +1239,8 @@ static void check_help_from_table(enum st_command c, size_t k)
 		if (!row_listed(r, c, benches))
 			continue;
 		snprintf(head, sizeof(head), "%s--%s", r->short_name ? ", " : "     ", r->name);
-		snprintf(first, sizeof(first), "%.*s", (int)strcspn(r->help, "\n"), r->help);
+		/* Up to a default's placeholder: test_help_prints_defaults checks what it becomes. */
+		snprintf(first, sizeof(first), "%.*s", (int)strcspn(r->help, "\n{"), r->help);
 		at = strstr(at, head);
 		if (!at || !strstr(at, first)) {
 			print_error("# help of command %d lacks '%s' (or its text '%s') in table order\n", c, head,
@@ -1131,6 +1393,11 @@ int main(void)
 		cmocka_unit_test(test_reparse_after_early_return_in_cluster),
 		cmocka_unit_test(test_reparse_after_error_in_cluster),
 		cmocka_unit_test(test_table_rows),
+		cmocka_unit_test(test_defaults_parse_back),
+		cmocka_unit_test(test_help_prints_defaults),
+		cmocka_unit_test(test_help_names_literal_defaults),
+		cmocka_unit_test(test_kind_errors),
+		cmocka_unit_test(test_kind_places),
 		cmocka_unit_test(test_usage_from_table),
 		cmocka_unit_test(test_refused_by_other_commands),
 		cmocka_unit_test(test_refusal_messages),
