@@ -13,7 +13,6 @@
 #include "sandboxtime/cli.h"
 #include "sandboxtime/compiler.h"
 #include "sandboxtime/layer.h"
-#include "sandboxtime/netbench.h"
 
 /* getopt_long's value for the long-only row @i: above every short letter. */
 #define LONG_ONLY(i) (CHAR_MAX + 1 + (int)(i))

@@ -11,7 +11,6 @@
 
 #include "sandboxtime/cli.h"
 #include "sandboxtime/cli_parse.h"
-#include "sandboxtime/layer.h"
 #include "sandboxtime/util.h"
 
 const struct st_cli_place *st_cli_place_of(const struct st_cli_option *r, enum st_command c)
