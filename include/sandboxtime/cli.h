@@ -78,7 +78,8 @@ struct st_run_opts {
 	unsigned int given;   /* ST_GIVEN_*: options on the command line win over --config */
 	char **argv; /* CMD and its arguments (run only) */
 	int watch;            /* layers --watch: measure until SIGINT, SIGTERM or SIGHUP */
-	double interval_s;    /* layers --interval, 0: not given (3600 with --watch) */
+	double interval_s;    /* layers --watch --interval (default 3600) */
+	int interval_given;
 	const char *textfile; /* layers --textfile: Prometheus text, replaced atomically */
 };
 
@@ -87,7 +88,8 @@ struct st_run_opts {
 struct st_orphans_opts {
 	int all;     /* the table shows active namespaces too */
 	int watch;   /* --watch: scan until SIGINT, SIGTERM or SIGHUP */
-	double interval_s;    /* --interval, 0: not given (60 with --watch) */
+	double interval_s;    /* --watch --interval (default 60) */
+	int interval_given;
 	const char *textfile; /* --textfile: Prometheus text, replaced atomically */
 	int cleanup;          /* --cleanup: remove orphans only bind mounts hold */
 	int dry_run;          /* --cleanup --dry-run: list, delete nothing */

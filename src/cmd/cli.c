@@ -452,7 +452,7 @@ static int finish_layers_watch(struct st_opts *o, struct st_error *err)
 {
 	struct st_run_opts *r = &o->run;
 
-	if (r->interval_s > 0 && !r->watch)
+	if (r->interval_given && !r->watch)
 		return st_error_usage(err, "--interval needs --watch");
 	if (o->out.path && (r->watch || r->textfile))
 		return st_error_usage(err, "layers: -o writes one report: use --textfile=PATH with --watch");
@@ -460,8 +460,6 @@ static int finish_layers_watch(struct st_opts *o, struct st_error *err)
 		return st_error_usage(err, "layers --watch needs --textfile=PATH (each measurement replaces it)");
 	if ((r->watch || r->textfile) && (o->out.svg || o->out.html))
 		return st_error_usage(err, "layers --textfile: --svg and --html draw one report, not a watch");
-	if (r->watch && r->interval_s <= 0)
-		r->interval_s = 3600.0;
 	return 0;
 }
 
@@ -526,14 +524,12 @@ static int finish_orphans(int argc, char **argv, int ind, struct st_opts *o, str
 		return st_error_usage(err, "--min-age and --cleanup-path need orphans --cleanup");
 	if (ind < argc)
 		return st_error_usage(err, "orphans: unexpected argument '%s'", argv[ind]);
-	if (a->interval_s > 0 && !a->watch)
+	if (a->interval_given && !a->watch)
 		return st_error_usage(err, "--interval needs --watch");
 	if (o->out.path && (a->watch || a->textfile))
 		return st_error_usage(err, "orphans: -o writes one report: use --textfile=PATH with --watch");
 	if (a->cleanup && (a->watch || a->textfile))
 		return st_error_usage(err, "orphans --cleanup acts once and reports on standard output or -o: not with --watch or --textfile");
-	if (a->watch && a->interval_s <= 0)
-		a->interval_s = 60.0;
 	return 0;
 }
 

@@ -462,13 +462,14 @@ const struct st_cli_option st_cli_options[] = {
 	  .kind = ST_OPT_FLAG,
 	  .places = { { .commands = LAYERS, .at = AT(run.watch) },
 		      { .commands = ORPHANS, .at = AT(orphans.watch) } } },
-	/* Its default applies with --watch only: cli.c fills it in (60; layers: 3600). */
 	{ "interval", 0, ARG, ORPHANS | LAYERS, "SECONDS",
 	  "--watch: seconds between scans, fractions allowed,\n"
-	  "0.1 to 86400 (default: 60; layers: 3600)", 0, NULL, NULL, 0,
+	  "0.1 to 86400 (default: {0}; layers: {1})", 0, NULL, NULL, 0,
 	  .kind = ST_OPT_DURATION, .dmin = 0.1, .dmax = 86400,
-	  .places = { { .commands = LAYERS, .at = AT(run.interval_s) },
-		      { .commands = ORPHANS, .at = AT(orphans.interval_s) } } },
+	  .places = { { .commands = ORPHANS, .at = AT(orphans.interval_s), .def = "60",
+			.given_at = AT(orphans.interval_given) },
+		      { .commands = LAYERS, .at = AT(run.interval_s), .def = "3600",
+			.given_at = AT(run.interval_given) } } },
 	{ "textfile", 0, ARG, ORPHANS | LAYERS, "PATH",
 	  "orphans, layers: write the Prometheus text format to PATH\n"
 	  "atomically (node_exporter's textfile collector), each time\n"

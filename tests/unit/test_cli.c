@@ -1147,6 +1147,13 @@ static void test_kind_places(void **state)
 	assert_int_equal(PARSE(&o, &err, "bench", "where"), 0);
 	assert_null(o.bench.ns_text);
 	assert_int_equal(o.bench.measure.ns_mask, ST_LAYERS_ALL);
+	/* --interval's default is stored, yet given it still needs --watch, even at that default. */
+	assert_int_equal(PARSE(&o, &err, "orphans", "--watch"), 0);
+	assert_true(o.orphans.interval_s == 60.0 && !o.orphans.interval_given);
+	assert_int_equal(PARSE(&o, &err, "layers", "--watch", "--textfile=x.prom"), 0);
+	assert_true(o.run.interval_s == 3600.0);
+	assert_usage(PARSE(&o, &err, "orphans", "--interval=60"), &err, "--interval needs --watch");
+	assert_usage(PARSE(&o, &err, "layers", "--interval=3600"), &err, "--interval needs --watch");
 }
 
 /* Every command of row @r has a place to keep its value, and each place what its kind needs. */
