@@ -127,7 +127,11 @@ int st_cli_store(struct st_opts *o, const struct st_cli_option *r, const char *a
 	return 0;
 }
 
-/* Every row's default into each of its places: texts of the table, which the unit tests parse. */
+/*
+ * Every row's default into each of its places. The texts are the table's
+ * own, so one that fails to parse is a bug of the table, not of the user:
+ * test_cli's test_defaults_parse_back parses each one, and nothing fails here.
+ */
 static void row_defaults(struct st_opts *o)
 {
 	struct st_error err = { 0 };
