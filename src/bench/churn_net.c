@@ -79,7 +79,7 @@ static int make_pair(struct st_churn_wire *w, int netns, struct st_error *err)
 int st_churn_wire_sandbox(struct st_churn_wire *w, pid_t pid, int hold[2], struct st_error *err)
 {
 	/* Closed last, whatever happens: the child's release. */
-	_cleanup_close_ int release = take_fd(&hold[1]);
+	_cleanup_close_ _unused_ int release = take_fd(&hold[1]);
 	_cleanup_close_ int netns = -1;
 	char path[40];
 	int ret;
