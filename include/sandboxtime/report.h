@@ -23,13 +23,6 @@
  * cell->format cover the places where the formats differ on purpose.
  */
 
-enum st_report_format {
-	ST_OUT_TABLE,
-	ST_OUT_CSV,
-	ST_OUT_JSON,
-	ST_OUT_PROM,
-};
-
 enum st_cell_kind {
 	ST_CELL_TEXT,  /* text */
 	ST_CELL_UINT,  /* u */
@@ -43,7 +36,7 @@ enum st_cell_kind {
 
 /* One column's value in one row, as the column's getter found it. */
 struct st_cell {
-	enum st_report_format format; /* set by the writer: lists differ per format */
+	enum st_format format; /* set by the writer: lists differ per format */
 	enum st_cell_kind kind;
 	int empty;  /* no value: CSV leaves the field empty, the table prints "-" */
 	int null;   /* JSON null */
@@ -102,7 +95,7 @@ struct st_cols {
 
 /* Fills @cell for @col at @row; frees nothing (see st_cell_release). */
 void st_cell_get(const struct st_col *col, const void *row, const void *doc,
-		 enum st_report_format format, struct st_cell *cell);
+		 enum st_format format, struct st_cell *cell);
 void st_cell_release(struct st_cell *cell);
 /* Whether document @doc has column @col in format @in (ST_COL_*). */
 int st_col_shown(const struct st_col *col, const void *doc, unsigned int in);

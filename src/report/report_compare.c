@@ -86,7 +86,7 @@ static void get_verdict(const struct st_col *col, const void *row, const void *d
 	const struct st_cmp_row *r = ROW(row);
 
 	/* The table says which rows fail --fail-if-slower; JSON and CSV have a key for it. */
-	if (r->over_limit && c->format == ST_OUT_TABLE)
+	if (r->over_limit && c->format == ST_FORMAT_TABLE)
 		snprintf(c->buf, sizeof(c->buf), "slower by >%g%%", CMP(doc)->fail_pct);
 	else
 		snprintf(c->buf, sizeof(c->buf), "%s", st_cmp_verdict_names[r->verdict]);
@@ -108,7 +108,7 @@ static void get_why(const struct st_col *col, const void *row, const void *doc, 
 {
 	if (!ROW(row)->why[0]) {
 		/* No "-" in the table: a blank at the end of the line says it. */
-		c->null = c->format != ST_OUT_TABLE;
+		c->null = c->format != ST_FORMAT_TABLE;
 		c->empty = c->null;
 		c->text = "";
 		return;

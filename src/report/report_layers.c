@@ -313,7 +313,7 @@ static json_t *increments_json(const struct st_layer_row *row, const struct st_r
 
 		if (!col->key || strncmp(col->key, "incremental.", 12) != 0)
 			continue;
-		st_cell_get(col, row, r, ST_OUT_JSON, &cell);
+		st_cell_get(col, row, r, ST_FORMAT_JSON, &cell);
 		json_object_set_new(obj, col->key + 12, cell.null ? json_null() : json_real(cell.d));
 		st_cell_release(&cell);
 	}

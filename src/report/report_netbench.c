@@ -148,7 +148,7 @@ static json_t *streams_json(const struct st_nb_path_result *p)
 static void get_streams(const struct st_col *col, const void *row, const void *doc,
 			struct st_cell *c)
 {
-	if (c->format == ST_OUT_JSON) {
+	if (c->format == ST_FORMAT_JSON) {
 		c->kind = ST_CELL_JSON;
 		c->json = streams_json(PATH(row));
 		return;
@@ -185,9 +185,9 @@ static void get_udp_real(const struct st_col *col, const void *row, const void *
 	else
 		c->d = st_nb_udp_loss(u) * (col->arg == UDP_LOSS_PERCENT ? 100.0 : 1.0);
 	c->null = isnan(c->d);
-	if (c->format == ST_OUT_TABLE)
+	if (c->format == ST_FORMAT_TABLE)
 		c->empty = isnan(c->d);
-	else if (c->format == ST_OUT_PROM) /* a rate needs the sender's time, a loss its datagrams */
+	else if (c->format == ST_FORMAT_PROMETHEUS) /* a rate needs the sender's time, a loss its datagrams */
 		c->empty = col->arg == UDP_RECEIVED_GBPS ? !u->send_ns : !u->sent_datagrams;
 	else
 		c->empty = !(REPORT(doc)->cfg->udp && u->sent_datagrams);
@@ -198,7 +198,7 @@ static void get_udp_datagram(const struct st_col *col, const void *row, const vo
 {
 	c->kind = ST_CELL_UINT;
 	c->u = PATH(row)->udp.datagram;
-	c->empty = c->format == ST_OUT_CSV && !(REPORT(doc)->cfg->udp && PATH(row)->udp.sent_datagrams);
+	c->empty = c->format == ST_FORMAT_CSV && !(REPORT(doc)->cfg->udp && PATH(row)->udp.sent_datagrams);
 }
 
 static void get_busy_poll(const struct st_col *col, const void *row, const void *doc,

@@ -78,10 +78,10 @@ static void get_interfaces(const struct st_col *col, const void *row, const void
 {
 	const struct st_netns *ns = NETNS(row);
 
-	if (c->format == ST_OUT_TABLE) {
+	if (c->format == ST_FORMAT_TABLE) {
 		interfaces_table(ns, c->buf, 256);
 		c->text = c->buf;
-	} else if (c->format == ST_OUT_CSV) {
+	} else if (c->format == ST_FORMAT_CSV) {
 		joined(c, ns, 0, ";");
 	} else {
 		c->kind = ST_CELL_JSON;
@@ -106,15 +106,15 @@ static void get_holders(const struct st_col *col, const void *row, const void *d
 {
 	const struct st_netns *ns = NETNS(row);
 
-	if (c->format == ST_OUT_JSON) {
+	if (c->format == ST_FORMAT_JSON) {
 		c->kind = ST_CELL_JSON;
 		c->json = json_array();
 		for (size_t k = 0; k < ns->nholders; k++)
 			json_array_append_new(c->json, holder_json(&ns->holders[k]));
 		return;
 	}
-	joined(c, ns, 1, c->format == ST_OUT_CSV ? ";" : ", ");
-	if (c->format == ST_OUT_TABLE && !ns->nholders)
+	joined(c, ns, 1, c->format == ST_FORMAT_CSV ? ";" : ", ");
+	if (c->format == ST_FORMAT_TABLE && !ns->nholders)
 		c->text = "-";
 }
 
