@@ -19,7 +19,7 @@ struct st_bench_grid_report {
 
 json_t *st_bench_grid_json(const struct st_bench_grid_report *r);
 
-/* Writes @ctx (a struct st_bench_grid_report) in its format: an st_session_writer. */
+/* Writes @ctx (a struct st_bench_grid_report) in its format: an st_sink_writer. */
 int st_bench_grid_report_write(const void *ctx, FILE *out, struct st_error *err);
 /* The table in @style (ST_TEXT_*: markdown, bars, colour); 0. */
 int st_bench_grid_write_table(const struct st_bench_grid_report *r, FILE *out, unsigned int style);

@@ -40,7 +40,7 @@ static int bench_fork(const struct st_bench_opts *o, const struct st_output *out
 	struct st_session s __attribute__((cleanup(st_session_end)));
 	struct st_bench_fork b __attribute__((cleanup(st_bench_fork_free)));
 	struct st_bench_fork_report r = { .out = out, .b = &b };
-	const struct st_session_writers w = { .write = st_bench_fork_report_write, .table = fork_table,
+	const struct st_sink_writers w = { .write = st_bench_fork_report_write, .table = fork_table,
 					      .doc = fork_doc, .title = "sandboxtime bench fork" };
 	int ret;
 
@@ -57,10 +57,10 @@ static int bench_fork(const struct st_bench_opts *o, const struct st_output *out
 		*exit_code = ST_EXIT_SIGNAL_BASE + b.interrupted_by;
 	if (ret < 0)
 		return ret;
-	if (!out->quiet || out->svg || out->html)
+	if (st_sink_writes(&s.sink))
 		st_host_collect(&s.report.host);
 	r.host = &s.report.host;
-	return st_session_emit(&s, &w, &r, err);
+	return st_sink_emit(&s.sink, &w, &r, err);
 }
 
 /*
@@ -84,7 +84,7 @@ static int bench_churn(const struct st_bench_opts *o, const struct st_output *ou
 	struct st_session s __attribute__((cleanup(st_session_end)));
 	struct st_bench_churn b __attribute__((cleanup(st_bench_churn_free)));
 	struct st_bench_churn_report r = { .out = out, .b = &b };
-	const struct st_session_writers w = { .write = st_bench_churn_report_write, .table = churn_table,
+	const struct st_sink_writers w = { .write = st_bench_churn_report_write, .table = churn_table,
 					      .doc = churn_doc, .title = "sandboxtime bench churn" };
 	int ret;
 
@@ -101,10 +101,10 @@ static int bench_churn(const struct st_bench_opts *o, const struct st_output *ou
 		*exit_code = ST_EXIT_SIGNAL_BASE + b.interrupted_by;
 	if (ret < 0)
 		return ret;
-	if (!out->quiet || out->svg || out->html)
+	if (st_sink_writes(&s.sink))
 		st_host_collect(&s.report.host);
 	r.host = &s.report.host;
-	return st_session_emit(&s, &w, &r, err);
+	return st_sink_emit(&s.sink, &w, &r, err);
 }
 
 /* bench syscall, bench cpu: their results go out as the layers report would. */
@@ -149,7 +149,7 @@ static int emit_grid(struct st_session *s, const struct st_output *out,
 {
 	struct st_bench_grid_report r = { .out = out, .g = g };
 	char title[64];
-	const struct st_session_writers w = { .write = st_bench_grid_report_write, .table = grid_table,
+	const struct st_sink_writers w = { .write = st_bench_grid_report_write, .table = grid_table,
 					      .doc = grid_doc, .title = title };
 
 	snprintf(title, sizeof(title), "sandboxtime bench %s", g->bench);
@@ -158,10 +158,10 @@ static int emit_grid(struct st_session *s, const struct st_output *out,
 		*exit_code = ST_EXIT_SIGNAL_BASE + g->interrupted_by;
 	if (ret < 0)
 		return ret;
-	if (!out->quiet || out->svg || out->html)
+	if (st_sink_writes(&s->sink))
 		st_host_collect(&s->report.host);
 	r.host = &s->report.host;
-	return st_session_emit(s, &w, &r, err);
+	return st_sink_emit(&s->sink, &w, &r, err);
 }
 
 struct grid_state {

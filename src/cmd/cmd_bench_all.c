@@ -214,7 +214,7 @@ int st_cmd_bench_all(const struct st_bench_opts *o, const struct st_output *out,
 {
 	struct st_session s __attribute__((cleanup(st_session_end)));
 	struct bench_all *a __attribute__((cleanup(all_free))) = calloc(1, sizeof(*a));
-	const struct st_session_writers writers = { .write = all_write, .table = all_table,
+	const struct st_sink_writers writers = { .write = all_write, .table = all_table,
 						    .doc = all_doc, .title = "sandboxtime bench all" };
 	int ret, sig = 0;
 
@@ -232,11 +232,11 @@ int st_cmd_bench_all(const struct st_bench_opts *o, const struct st_output *out,
 		*exit_code = ST_EXIT_SIGNAL_BASE + sig;
 	if (ret < 0)
 		return ret;
-	if (!out->quiet || out->svg || out->html)
+	if (st_sink_writes(&s.sink))
 		st_host_collect(&s.report.host);
 	a->out = out;
 	a->host = &s.report.host;
-	ret = st_session_emit(&s, &writers, a, err);
+	ret = st_sink_emit(&s.sink, &writers, a, err);
 	if (ret == 0)
 		*exit_code = ST_EXIT_OK;
 	return ret;

@@ -11,7 +11,7 @@
 #include "sandboxtime/compare.h"
 #include "sandboxtime/report.h"
 #include "sandboxtime/report_compare.h"
-#include "sandboxtime/session.h"
+#include "sandboxtime/sink.h"
 
 /* The documents, freed together whatever happened. */
 struct docs {
@@ -72,9 +72,9 @@ int st_cmd_compare(const struct st_compare_opts *o, const struct st_output *out,
 		.seed = o->seed,
 		.fail_pct = o->fail_pct,
 	};
-	struct st_session s __attribute__((cleanup(st_session_end)));
+	struct st_sink s __attribute__((cleanup(st_sink_close)));
 	struct emit_ctx e = { .c = &c, .out = out };
-	const struct st_session_writers w = { .write = write_comparison, .table = comparison_table,
+	const struct st_sink_writers w = { .write = write_comparison, .table = comparison_table,
 					      .doc = comparison_doc, .title = "sandboxtime compare" };
 	int ret;
 
@@ -87,16 +87,14 @@ int st_cmd_compare(const struct st_compare_opts *o, const struct st_output *out,
 		c.seed.value = st_compare_files_seed(c.docs, c.ndocs);
 	if (ret == 0)
 		ret = st_compare_run(&c, err);
+	/* A comparison is the command's answer: standard output, unless -o. */
 	if (ret == 0)
-		ret = st_session_open(&s, out, err);
+		ret = st_sink_open(&s, out, stdout, err);
 	else
 		memset(&s, 0, sizeof(s));
 	if (ret < 0)
 		return ret;
-	/* A comparison is the command's answer: standard output, unless -o. */
-	if (!out->path)
-		s.out = stdout;
-	ret = st_session_emit(&s, &w, &e, err);
+	ret = st_sink_emit(&s, &w, &e, err);
 	if (ret < 0)
 		return ret;
 	*exit_code = c.over_limit ? ST_EXIT_SLOWER : ST_EXIT_OK;

@@ -118,7 +118,7 @@ static json_t *nb_doc(const void *ctx)
 	return st_nb_report_json(ctx);
 }
 
-static const struct st_session_writers nb_writers = {
+static const struct st_sink_writers nb_writers = {
 	.write = st_nb_report_write, .table = nb_table, .doc = nb_doc, .title = "sandboxtime netbench",
 };
 
@@ -167,7 +167,7 @@ int st_cmd_netbench(const struct st_netbench_opts *o, const struct st_output *ou
 	r.paths = st->paths;
 	r.elapsed_ns = st_now_ns() - t0;
 	st_nb_ratios_compute(st->paths, &r.ratios);
-	ret = st_session_emit(&s, &nb_writers, &r, err);
+	ret = st_sink_emit(&s.sink, &nb_writers, &r, err);
 	if (ret < 0)
 		return ret;
 	*exit_code = ST_EXIT_OK;
