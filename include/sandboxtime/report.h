@@ -93,6 +93,39 @@ struct st_cols {
 
 #define ST_COLS(array) ((struct st_cols){ .v = (array), .n = sizeof(array) / sizeof((array)[0]) })
 
+/*
+ * A document's section as a column table {columns, rows, json, header}: a
+ * list of rows of one kind (a run's steps) or one row (its network). One
+ * writer per format reads it (report_doc.c), so that a section cannot be in
+ * JSON and missing from CSV.
+ */
+struct st_doc_table {
+	const char *name; /* the JSON key; CSV: the "section" field of its rows */
+	struct st_cols cols;
+	size_t (*rows)(const void *doc);               /* how many rows @doc has (not for .one) */
+	const void *(*row)(const void *doc, size_t i); /* row @i (.one: the row, or NULL) */
+	int one;        /* one row: JSON an object, not an array */
+	int none_null;  /* one row and none: JSON null (else the key is left out) */
+	/* NULL: the rows (st_doc_rows_json); else the JSON around them (NULL: no key). */
+	json_t *(*json)(const struct st_doc_table *t, const void *doc);
+	/* The table: its heading with the blank line before it (NULL: the columns' headings). */
+	void (*header)(FILE *out, const void *doc);
+	/* The table: text after a row's cells, before its line feed (NULL: none). */
+	void (*note)(FILE *out, const void *row);
+};
+
+/* @t's rows as JSON: an array, or the one row's object (null or NULL without it). */
+json_t *st_doc_rows_json(const struct st_doc_table *t, const void *doc);
+/* Sets @t's key in @obj to its JSON, unless that is NULL. */
+void st_doc_json_into(json_t *obj, const struct st_doc_table *t, const void *doc);
+/*
+ * CSV: a blank line, "section," and the header, then "NAME," and each row.
+ * Nothing when @doc has no row. A reader splits the sections at blank lines.
+ */
+void st_doc_csv(FILE *out, const struct st_doc_table *t, const void *doc);
+/* The aligned table: the heading, then each row with its note. Nothing without rows. */
+void st_doc_table(FILE *out, const struct st_doc_table *t, const void *doc);
+
 /* Fills @cell for @col at @row; frees nothing (see st_cell_release). */
 void st_cell_get(const struct st_col *col, const void *row, const void *doc,
 		 enum st_format format, struct st_cell *cell);

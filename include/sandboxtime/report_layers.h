@@ -125,7 +125,5 @@ int st_report_increment_text(const struct st_measurement *m, size_t i, enum st_f
 void st_report_cgroup_table(const struct st_cgroup_measurement *cm, FILE *out);
 json_t *st_report_cgroup_json(const struct st_cgroup_measurement *cm);
 /* A run's "cgroup": {mode, paths, born_into}, and its table line. */
-json_t *st_report_cgroup_run_json(const struct st_cgroup *cg);
-void st_report_cgroup_run_table(const struct st_cgroup *cg, FILE *out);
 
 #endif

@@ -420,6 +420,8 @@ int st_report_write_csv(const struct st_report *r, FILE *out, struct st_error *e
 
 		st_csv_row(out, layer_cols(), &row, r);
 	}
+	if (r->config->run)
+		st_run_write_csv(r, out);
 	if (ferror(out))
 		return st_error_set(err, EIO, "report: writing CSV");
 	return 0;

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The writers of a document's sections (struct st_doc_table): JSON, CSV and
+ * the aligned table all walk the same rows through the same columns.
+ */
+#include <string.h>
+
+#include "sandboxtime/report.h"
+
+/* A one-row section has its row or not; a list says how many. */
+static size_t count(const struct st_doc_table *t, const void *doc)
+{
+	return t->one ? t->row(doc, 0) != NULL : t->rows(doc);
+}
+
+json_t *st_doc_rows_json(const struct st_doc_table *t, const void *doc)
+{
+	size_t n = count(t, doc);
+	json_t *a;
+
+	if (t->one)
+		return n ? st_json_row(t->cols, t->row(doc, 0), doc) : t->none_null ? json_null() : NULL;
+	a = json_array();
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, st_json_row(t->cols, t->row(doc, i), doc));
+	return a;
+}
+
+void st_doc_json_into(json_t *obj, const struct st_doc_table *t, const void *doc)
+{
+	json_t *v = t->json ? t->json(t, doc) : st_doc_rows_json(t, doc);
+
+	if (v)
+		json_object_set_new(obj, t->name, v);
+}
+
+void st_doc_csv(FILE *out, const struct st_doc_table *t, const void *doc)
+{
+	size_t n = count(t, doc);
+
+	if (!n)
+		return;
+	fputs("\nsection,", out);
+	st_csv_header(out, t->cols, doc);
+	for (size_t i = 0; i < n; i++) {
+		st_csv_field(out, t->name);
+		fputc(',', out);
+		st_csv_row(out, t->cols, t->row(doc, i), doc);
+	}
+}
+
+void st_doc_table(FILE *out, const struct st_doc_table *t, const void *doc)
+{
+	size_t n = count(t, doc);
+
+	if (!n)
+		return;
+	if (t->header) {
+		t->header(out, doc);
+	} else {
+		fputc('\n', out);
+		st_table_header(out, t->cols, doc);
+		fputc('\n', out);
+	}
+	for (size_t i = 0; i < n; i++) {
+		const void *row = t->row(doc, i);
+
+		st_table_row(out, t->cols, row, doc);
+		if (t->note)
+			t->note(out, row);
+		fputc('\n', out);
+	}
+}
