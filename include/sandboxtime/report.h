@@ -126,6 +126,26 @@ void st_doc_csv(FILE *out, const struct st_doc_table *t, const void *doc);
 /* The aligned table: the heading, then each row with its note. Nothing without rows. */
 void st_doc_table(FILE *out, const struct st_doc_table *t, const void *doc);
 
+/*
+ * How a document goes out in each format: the one format switch
+ * (st_doc_write) calls these, so that no document repeats it. A format
+ * without a writer (NULL) gets the table, as --format's default.
+ */
+struct st_doc_format {
+	json_t *(*json)(const void *doc); /* the document, or NULL on ENOMEM */
+	int (*csv)(const void *doc, FILE *out, struct st_error *err);
+	int (*prom)(const void *doc, FILE *out, struct st_error *err);
+	/* The table, and markdown (@style: st_text_style's, ST_TEXT_MD for markdown). */
+	int (*text)(const void *doc, FILE *out, unsigned int style, struct st_error *err);
+};
+
+/*
+ * Writes @doc in @o's format through @f; a stream error after a text, CSV
+ * or Prometheus writer is "report: writing @what".
+ */
+int st_doc_write(const struct st_doc_format *f, const struct st_output *o, const void *doc,
+		 FILE *out, const char *what, struct st_error *err);
+
 /* Fills @cell for @col at @row; frees nothing (see st_cell_release). */
 void st_cell_get(const struct st_col *col, const void *row, const void *doc,
 		 enum st_format format, struct st_cell *cell);

@@ -70,6 +70,8 @@ int st_report_write(const struct st_report *r, FILE *out, struct st_error *err);
 
 /* The sandboxtime/v1 document (new reference), for writing and for tests. */
 json_t *st_report_json(const struct st_report *r);
+/* What --json writes: that document, or bench syscall's in its place (r->bench). */
+json_t *st_report_document_json(const struct st_report *r);
 
 int st_report_write_json(const struct st_report *r, FILE *out, struct st_error *err);
 /* The table in @style (ST_TEXT_*: markdown, bars, colour). */

@@ -7,7 +7,6 @@
 #include "sandboxtime/cli.h"
 #include "sandboxtime/clock.h"
 #include "sandboxtime/report.h"
-#include "sandboxtime/report_bench.h"
 #include "sandboxtime/session.h"
 #include "sandboxtime/spawn.h"
 
@@ -216,9 +215,7 @@ static int write_layers_table(const void *ctx, FILE *out, struct st_error *err)
 
 static json_t *layers_doc(const void *ctx)
 {
-	const struct st_report *r = ctx;
-
-	return r->bench ? st_bench_json(&r->host, r->bench) : st_report_json(r);
+	return st_report_document_json(ctx);
 }
 
 int st_session_report(struct st_session *s, struct st_error *err)

@@ -3,6 +3,7 @@
  * The writers of a document's sections (struct st_doc_table): JSON, CSV and
  * the aligned table all walk the same rows through the same columns.
  */
+#include <errno.h>
 #include <string.h>
 
 #include "sandboxtime/report.h"
@@ -70,4 +71,31 @@ void st_doc_table(FILE *out, const struct st_doc_table *t, const void *doc)
 			t->note(out, row);
 		fputc('\n', out);
 	}
+}
+
+/* CSV and Prometheus by their writers where the document has them, else the table. */
+static int write_text(const struct st_doc_format *f, const struct st_output *o, const void *doc,
+		      FILE *out, struct st_error *err)
+{
+	if (o->format == ST_FORMAT_CSV && f->csv)
+		return f->csv(doc, out, err);
+	if (o->format == ST_FORMAT_PROMETHEUS && f->prom)
+		return f->prom(doc, out, err);
+	return f->text(doc, out, st_text_style(o, out), err);
+}
+
+int st_doc_write(const struct st_doc_format *f, const struct st_output *o, const void *doc,
+		 FILE *out, const char *what, struct st_error *err)
+{
+	int ret;
+
+	if (o->format == ST_FORMAT_JSON) {
+		json_auto_t *json = f->json(doc);
+
+		return st_json_write(json, out, err);
+	}
+	ret = write_text(f, o, doc, out, err);
+	if (ret == 0 && ferror(out))
+		return st_error_set(err, errno ? errno : EIO, "report: writing %s", what);
+	return ret;
 }

@@ -609,20 +609,33 @@ int st_nb_write_prometheus(const struct st_nb_report *r, FILE *out, struct st_er
 	return 0;
 }
 
+static json_t *nb_json(const void *doc)
+{
+	return st_nb_report_json(doc);
+}
+
+static int nb_csv(const void *doc, FILE *out, struct st_error *err)
+{
+	return st_nb_write_csv(doc, out, err);
+}
+
+static int nb_prom(const void *doc, FILE *out, struct st_error *err)
+{
+	return st_nb_write_prometheus(doc, out, err);
+}
+
+static int nb_text(const void *doc, FILE *out, unsigned int style, struct st_error *err)
+{
+	return st_nb_write_table(doc, out, style, err);
+}
+
+static const struct st_doc_format nb_format = {
+	.json = nb_json, .csv = nb_csv, .prom = nb_prom, .text = nb_text,
+};
+
 int st_nb_report_write(const void *ctx, FILE *out, struct st_error *err)
 {
 	const struct st_nb_report *r = ctx;
 
-	switch (r->out->format) {
-	case ST_FORMAT_JSON:
-		return st_nb_write_json(r, out, err);
-	case ST_FORMAT_CSV:
-		return st_nb_write_csv(r, out, err);
-	case ST_FORMAT_PROMETHEUS:
-		return st_nb_write_prometheus(r, out, err);
-	case ST_FORMAT_MARKDOWN:
-	case ST_FORMAT_TABLE:
-	default:
-		return st_nb_write_table(r, out, st_text_style(r->out, out), err);
-	}
+	return st_doc_write(&nb_format, r->out, r, out, "netbench", err);
 }
