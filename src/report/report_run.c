@@ -4,7 +4,7 @@
  * steps, its network, its cgroup, the net steps lab, the workload's
  * security and the workload. Each is a column table (struct st_doc_table)
  * that JSON and CSV write alike; the table keeps its sentences for the
- * sections that are one row (network, security, workload).
+ * sections that are one row (network, cgroup, security, workload).
  */
 #include <stdlib.h>
 #include <string.h>
