@@ -65,6 +65,10 @@ struct st_report {
 /* Records a problem the run survived (it goes into "errors"). */
 void st_report_add_error(struct st_report *r, const char *fmt, ...) _printf_(2, 3);
 
+/* Its formats (struct st_doc_format of report.h), on a struct st_report. */
+struct st_doc_format;
+extern const struct st_doc_format st_report_format;
+
 /* Writes @r in the format of r->out->format; -errno on a write error. */
 int st_report_write(const struct st_report *r, FILE *out, struct st_error *err);
 

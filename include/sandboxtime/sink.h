@@ -37,13 +37,17 @@ int st_sink_open(struct st_sink *k, const struct st_output *output, FILE *stream
 /* Whether anything will be written: a report (not --quiet), or --svg, --html. */
 int st_sink_writes(const struct st_sink *k);
 
-/* How a command's document goes out: in --format, as the table (--html), as JSON (the charts). */
-typedef int (*st_sink_writer)(const void *ctx, FILE *out, struct st_error *err);
+/*
+ * How a command's document goes out: through its formats (report.h) in
+ * --format, as its plain table on --html's page, as its JSON in the charts.
+ */
+struct st_doc_format;
 struct st_sink_writers {
-	st_sink_writer write;            /* the report in the format asked for */
-	st_sink_writer table;            /* the plain table, for --html's page */
-	json_t *(*doc)(const void *ctx); /* the JSON document: --svg and --html draw it */
-	const char *title;               /* the page's title: "sandboxtime layers" */
+	const struct st_doc_format *format;
+	/* --html's table when it is not the format's own plain table (NULL). */
+	int (*table)(const void *ctx, FILE *out, struct st_error *err);
+	const char *title; /* the page's title: "sandboxtime layers" */
+	const char *what;  /* what a write error names: "bench fork" */
 };
 
 /*

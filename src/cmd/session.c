@@ -203,28 +203,12 @@ int st_session_measure(struct st_session *s, struct st_error *err)
 	return ret;
 }
 
-static int write_layers(const void *ctx, FILE *out, struct st_error *err)
-{
-	return st_report_write(ctx, out, err);
-}
-
-static int write_layers_table(const void *ctx, FILE *out, struct st_error *err)
-{
-	return st_report_write_table(ctx, out, 0, err);
-}
-
-static json_t *layers_doc(const void *ctx)
-{
-	return st_report_document_json(ctx);
-}
-
 int st_session_report(struct st_session *s, struct st_error *err)
 {
 	const struct st_sink_writers w = {
-		.write = write_layers,
-		.table = write_layers_table,
-		.doc = layers_doc,
+		.format = &st_report_format,
 		.title = s->report.bench ? "sandboxtime bench" : s->config.run ? "sandboxtime run" : "sandboxtime layers",
+		.what = "report",
 	};
 
 	if (st_sink_writes(&s->sink))

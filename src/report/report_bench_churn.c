@@ -390,11 +390,11 @@ static int churn_text(const void *doc, FILE *out, unsigned int style, struct st_
 	return st_bench_churn_write_table(doc, out, style);
 }
 
-static const struct st_doc_format churn_format = { .json = churn_json, .csv = churn_csv, .text = churn_text };
+const struct st_doc_format st_bench_churn_format = { .json = churn_json, .csv = churn_csv, .text = churn_text };
 
 int st_bench_churn_report_write(const void *ctx, FILE *out, struct st_error *err)
 {
 	const struct st_bench_churn_report *r = ctx;
 
-	return st_doc_write(&churn_format, r->out, r, out, "bench churn", err);
+	return st_doc_write(&st_bench_churn_format, r->out, r, out, "bench churn", err);
 }

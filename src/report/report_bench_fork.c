@@ -328,11 +328,11 @@ static int fork_text(const void *doc, FILE *out, unsigned int style, struct st_e
 	return st_bench_fork_write_table(doc, out, style);
 }
 
-static const struct st_doc_format fork_format = { .json = fork_json, .csv = fork_csv, .text = fork_text };
+const struct st_doc_format st_bench_fork_format = { .json = fork_json, .csv = fork_csv, .text = fork_text };
 
 int st_bench_fork_report_write(const void *ctx, FILE *out, struct st_error *err)
 {
 	const struct st_bench_fork_report *r = ctx;
 
-	return st_doc_write(&fork_format, r->out, r, out, "bench fork", err);
+	return st_doc_write(&st_bench_fork_format, r->out, r, out, "bench fork", err);
 }

@@ -229,7 +229,7 @@ static int grid_text(const void *doc, FILE *out, unsigned int style, struct st_e
 	return st_bench_grid_write_table(doc, out, style);
 }
 
-static const struct st_doc_format grid_format = { .json = grid_json, .csv = grid_csv, .text = grid_text };
+const struct st_doc_format st_bench_grid_format = { .json = grid_json, .csv = grid_csv, .text = grid_text };
 
 int st_bench_grid_report_write(const void *ctx, FILE *out, struct st_error *err)
 {
@@ -237,5 +237,5 @@ int st_bench_grid_report_write(const void *ctx, FILE *out, struct st_error *err)
 	char what[64];
 
 	snprintf(what, sizeof(what), "bench %s", r->g->bench);
-	return st_doc_write(&grid_format, r->out, r, out, what, err);
+	return st_doc_write(&st_bench_grid_format, r->out, r, out, what, err);
 }

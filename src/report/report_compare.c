@@ -332,24 +332,24 @@ static void write_csv(const struct st_compare *c, FILE *out)
 		st_csv_row(out, ST_COLS(compare_cols), &c->rows[i], c);
 }
 
-int st_compare_write(const struct st_compare *c, enum st_format format, unsigned int style,
-		     FILE *out, struct st_error *err)
+static json_t *compare_json(const void *doc)
 {
-	json_auto_t *doc = NULL;
-
-	switch (format) {
-	case ST_FORMAT_JSON:
-		doc = st_compare_json(c);
-		return st_json_write(doc, out, err);
-	case ST_FORMAT_CSV:
-		write_csv(c, out);
-		return 0;
-	case ST_FORMAT_MARKDOWN:
-		write_text(c, out, ST_TEXT_MD);
-		return 0;
-	case ST_FORMAT_TABLE:
-	default:
-		write_text(c, out, style & ~ST_TEXT_MD);
-		return 0;
-	}
+	return st_compare_json(doc);
 }
+
+static int compare_csv(const void *doc, FILE *out, struct st_error *err)
+{
+	write_csv(doc, out);
+	return 0;
+}
+
+/* The table and markdown: @style has ST_TEXT_MD for markdown (st_text_style). */
+static int compare_text(const void *doc, FILE *out, unsigned int style, struct st_error *err)
+{
+	write_text(doc, out, style);
+	return 0;
+}
+
+const struct st_doc_format st_compare_format = {
+	.json = compare_json, .csv = compare_csv, .text = compare_text,
+};

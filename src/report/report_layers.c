@@ -453,11 +453,11 @@ static int layers_text(const void *doc, FILE *out, unsigned int style, struct st
 	return st_report_write_table(doc, out, style, err);
 }
 
-static const struct st_doc_format layers_format = {
+const struct st_doc_format st_report_format = {
 	.json = layers_doc_json, .csv = layers_csv, .prom = layers_prom, .text = layers_text,
 };
 
 int st_report_write(const struct st_report *r, FILE *out, struct st_error *err)
 {
-	return st_doc_write(&layers_format, r->out, r, out, "report", err);
+	return st_doc_write(&st_report_format, r->out, r, out, "report", err);
 }

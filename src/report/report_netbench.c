@@ -629,7 +629,7 @@ static int nb_text(const void *doc, FILE *out, unsigned int style, struct st_err
 	return st_nb_write_table(doc, out, style, err);
 }
 
-static const struct st_doc_format nb_format = {
+const struct st_doc_format st_nb_format = {
 	.json = nb_json, .csv = nb_csv, .prom = nb_prom, .text = nb_text,
 };
 
@@ -637,5 +637,5 @@ int st_nb_report_write(const void *ctx, FILE *out, struct st_error *err)
 {
 	const struct st_nb_report *r = ctx;
 
-	return st_doc_write(&nb_format, r->out, r, out, "netbench", err);
+	return st_doc_write(&st_nb_format, r->out, r, out, "netbench", err);
 }

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "sandboxtime/report.h"
 #include "sandboxtime/report_html.h"
 #include "sandboxtime/report_svg.h"
 #include "sandboxtime/sink.h"
@@ -92,6 +93,29 @@ static int flushed(FILE *f, const char *opt, const char *path, struct st_error *
 	return 0;
 }
 
+/* The page's table by default: the document's own, plain (no bars, no colour). */
+struct plain {
+	const struct st_doc_format *format;
+	const void *ctx;
+};
+
+static int plain_table(const void *ctx, FILE *out, struct st_error *err)
+{
+	const struct plain *p = ctx;
+
+	return p->format->text(p->ctx, out, 0, err);
+}
+
+static int write_page(FILE *f, const struct st_sink_writers *w, json_t *doc, const void *ctx,
+		      struct st_error *err)
+{
+	const struct plain p = { .format = w->format, .ctx = ctx };
+
+	if (w->table)
+		return st_html_write(f, w->title, doc, w->table, ctx, err);
+	return st_html_write(f, w->title, doc, plain_table, &p, err);
+}
+
 /* --svg and --html: the document's charts, and on the page its tables too. */
 static int emit_charts(struct st_sink *k, const struct st_sink_writers *w, const void *ctx,
 		       struct st_error *err)
@@ -102,7 +126,7 @@ static int emit_charts(struct st_sink *k, const struct st_sink_writers *w, const
 
 	if (!k->svg && !k->html)
 		return 0;
-	doc = w->doc(ctx);
+	doc = w->format->json(ctx);
 	if (!doc)
 		return st_error_set(err, ENOMEM, "--svg, --html: the document");
 	ret = k->svg ? empty_file(k->svg, "--svg", o->svg, err) : 0;
@@ -113,7 +137,7 @@ static int emit_charts(struct st_sink *k, const struct st_sink_writers *w, const
 	if (ret == 0 && k->html)
 		ret = empty_file(k->html, "--html", o->html, err);
 	if (ret == 0 && k->html)
-		ret = st_html_write(k->html, w->title, doc, w->table, ctx, err);
+		ret = write_page(k->html, w, doc, ctx, err);
 	if (ret == 0 && k->html)
 		ret = flushed(k->html, "--html", o->html, err);
 	json_decref(doc);
@@ -130,7 +154,7 @@ int st_sink_emit(struct st_sink *k, const struct st_sink_writers *w, const void 
 	if (!k->output->quiet) {
 		ret = empty_file(k->out, "--output", k->name, err);
 		if (ret == 0)
-			ret = w->write(ctx, k->out, err);
+			ret = st_doc_write(w->format, k->output, ctx, k->out, w->what, err);
 		if (ret == 0)
 			k->report_written = 1;
 		if (fflush(k->out) == EOF && ret == 0)
