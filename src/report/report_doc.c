@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * The writers of a document's sections (struct st_doc_table): JSON, CSV and
- * the aligned table all walk the same rows through the same columns.
+ * the aligned table all walk the same rows through the same columns. And
+ * st_doc_write, the one format switch every document goes out through.
  */
 #include <errno.h>
 #include <string.h>
