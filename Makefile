@@ -228,7 +228,7 @@ demo:
 # `make check-full` runs every suite on both builds, for a nightly run or a
 # release. `make check SANITIZE=...` runs the suite on that sanitized build alone.
 CHECK_SANITIZE ?= address,undefined
-CHECK_SANITIZE_SUITES ?= bad_input,exit_codes,config,rootfs,compare,report_json,render,faults,security,runtime,layers_prom,orphans,degrade,cgroup,sandbox_inside,signals_and_leaks
+CHECK_SANITIZE_SUITES ?= bad_input,exit_codes,config,rootfs,compare,report_json,csv_sections,render,faults,security,runtime,layers_prom,orphans,degrade,cgroup,sandbox_inside,signals_and_leaks
 CHECK_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 check check-full:
 	$(Q)sh .ci/install-deps test

@@ -48,7 +48,7 @@ failures=()
 # Every other suite (and the unit tests) runs beside any but EXCLUSIVE and ALONE.
 EXCLUSIVE=" orphans orphans_cleanup orphans_watch cleanup "
 ALONE=" faults net_steps bench_cgroup cgroup "
-HOSTLESS=" bad_input bench bench_all bench_files bench_fork bench_launch bench_mounts bench_userns bench_where deferred degrade exit_codes golden kill_after layers_prom privilege references report_json rootfs sandbox_inside security signals_and_leaks signals_random steal "
+HOSTLESS=" bad_input bench csv_sections bench_all bench_files bench_fork bench_launch bench_mounts bench_userns bench_where deferred degrade exit_codes golden kill_after layers_prom privilege references report_json rootfs sandbox_inside security signals_and_leaks signals_random steal "
 QUIET=" lint layout help_man build compare suite_rules "
 # The longest suites start first, so that two at a time end together
 # (seconds on an idle two-core machine, from tests/run.sh's own times).

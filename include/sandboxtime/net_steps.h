@@ -21,7 +21,7 @@
 struct st_net_steps {
 	unsigned int repeat;
 	size_t n;
-	struct {
+	struct st_net_step {
 		char name[24];
 		struct st_samples us;
 	} step[ST_NET_STEPS_MAX];

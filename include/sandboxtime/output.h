@@ -7,6 +7,10 @@
  * them; the report and the session read them). Kept apart from cli.h so that
  * no module below the command line needs the command line's header.
  */
+/*
+ * The one format enum: what --format chose, and what a column's getter is
+ * asked for (st_cell.format; markdown cells are the table's).
+ */
 enum st_format {
 	ST_FORMAT_TABLE,
 	ST_FORMAT_JSON,

@@ -23,13 +23,6 @@
  * cell->format cover the places where the formats differ on purpose.
  */
 
-enum st_report_format {
-	ST_OUT_TABLE,
-	ST_OUT_CSV,
-	ST_OUT_JSON,
-	ST_OUT_PROM,
-};
-
 enum st_cell_kind {
 	ST_CELL_TEXT,  /* text */
 	ST_CELL_UINT,  /* u */
@@ -43,7 +36,7 @@ enum st_cell_kind {
 
 /* One column's value in one row, as the column's getter found it. */
 struct st_cell {
-	enum st_report_format format; /* set by the writer: lists differ per format */
+	enum st_format format; /* set by the writer: lists differ per format */
 	enum st_cell_kind kind;
 	int empty;  /* no value: CSV leaves the field empty, the table prints "-" */
 	int null;   /* JSON null */
@@ -100,9 +93,62 @@ struct st_cols {
 
 #define ST_COLS(array) ((struct st_cols){ .v = (array), .n = sizeof(array) / sizeof((array)[0]) })
 
+/*
+ * A document's section as a column table {columns, rows, json, header}: a
+ * list of rows of one kind (a run's steps) or one row (its network). One
+ * writer per format reads it (report_doc.c), so that a section cannot be in
+ * JSON and missing from CSV.
+ */
+struct st_doc_table {
+	const char *name; /* the JSON key; CSV: the "section" field of its rows */
+	struct st_cols cols;
+	size_t (*rows)(const void *doc);               /* how many rows @doc has (not for .one) */
+	const void *(*row)(const void *doc, size_t i); /* row @i (.one: the row, or NULL) */
+	int one;        /* one row: JSON an object, not an array */
+	int none_null;  /* one row and none: JSON null (else the key is left out) */
+	/* NULL: the rows (st_doc_rows_json); else the JSON around them (NULL: no key). */
+	json_t *(*json)(const struct st_doc_table *t, const void *doc);
+	/* The table: its heading with the blank line before it (NULL: the columns' headings). */
+	void (*header)(FILE *out, const void *doc);
+	/* The table: text after a row's cells, before its line feed (NULL: none). */
+	void (*note)(FILE *out, const void *row);
+};
+
+/* @t's rows as JSON: an array, or the one row's object (null or NULL without it). */
+json_t *st_doc_rows_json(const struct st_doc_table *t, const void *doc);
+/* Sets @t's key in @obj to its JSON, unless that is NULL. */
+void st_doc_json_into(json_t *obj, const struct st_doc_table *t, const void *doc);
+/*
+ * CSV: a blank line, "section," and the header, then "NAME," and each row.
+ * Nothing when @doc has no row. A reader splits the sections at blank lines.
+ */
+void st_doc_csv(FILE *out, const struct st_doc_table *t, const void *doc);
+/* The aligned table: the heading, then each row with its note. Nothing without rows. */
+void st_doc_table(FILE *out, const struct st_doc_table *t, const void *doc);
+
+/*
+ * How a document goes out in each format: the one format switch
+ * (st_doc_write) calls these, so that no document repeats it. A format
+ * without a writer (NULL) gets the table, as --format's default.
+ */
+struct st_doc_format {
+	json_t *(*json)(const void *doc); /* the document, or NULL on ENOMEM */
+	int (*csv)(const void *doc, FILE *out, struct st_error *err);
+	int (*prom)(const void *doc, FILE *out, struct st_error *err);
+	/* The table, and markdown (@style: st_text_style's, ST_TEXT_MD for markdown). */
+	int (*text)(const void *doc, FILE *out, unsigned int style, struct st_error *err);
+};
+
+/*
+ * Writes @doc in @o's format through @f; a stream error after a text, CSV
+ * or Prometheus writer is "report: writing @what".
+ */
+int st_doc_write(const struct st_doc_format *f, const struct st_output *o, const void *doc,
+		 FILE *out, const char *what, struct st_error *err);
+
 /* Fills @cell for @col at @row; frees nothing (see st_cell_release). */
 void st_cell_get(const struct st_col *col, const void *row, const void *doc,
-		 enum st_report_format format, struct st_cell *cell);
+		 enum st_format format, struct st_cell *cell);
 void st_cell_release(struct st_cell *cell);
 /* Whether document @doc has column @col in format @in (ST_COL_*). */
 int st_col_shown(const struct st_col *col, const void *doc, unsigned int in);

@@ -25,7 +25,11 @@ void st_bench_churn_summary(const struct st_bench_churn *b, char *buf, size_t le
 /* --net=veth|bridge: what the pairs are and where they go (the fourth note); "" without. */
 void st_bench_churn_net_note(const struct st_bench_churn *b, char *buf, size_t len);
 
-/* Writes @ctx (a struct st_bench_churn_report) in its format: an st_session_writer. */
+/* Its formats (struct st_doc_format of report.h), on a struct st_bench_churn_report. */
+struct st_doc_format;
+extern const struct st_doc_format st_bench_churn_format;
+
+/* Writes @ctx (a struct st_bench_churn_report) in its format. */
 int st_bench_churn_report_write(const void *ctx, FILE *out, struct st_error *err);
 /* The table in @style (ST_TEXT_*: markdown, bars, colour); 0. */
 int st_bench_churn_write_table(const struct st_bench_churn_report *r, FILE *out, unsigned int style);

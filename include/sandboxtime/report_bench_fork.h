@@ -26,7 +26,11 @@ json_t *st_bench_fork_json(const struct st_bench_fork_report *r);
  */
 void st_bench_fork_summary(const struct st_bench_fork *b, char *buf, size_t len);
 
-/* Writes @ctx (a struct st_bench_fork_report) in its format: an st_session_writer. */
+/* Its formats (struct st_doc_format of report.h), on a struct st_bench_fork_report. */
+struct st_doc_format;
+extern const struct st_doc_format st_bench_fork_format;
+
+/* Writes @ctx (a struct st_bench_fork_report) in its format. */
 int st_bench_fork_report_write(const void *ctx, FILE *out, struct st_error *err);
 /* The table in @style (ST_TEXT_*: markdown, bars, colour); 0. */
 int st_bench_fork_write_table(const struct st_bench_fork_report *r, FILE *out, unsigned int style);

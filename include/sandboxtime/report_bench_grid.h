@@ -19,7 +19,11 @@ struct st_bench_grid_report {
 
 json_t *st_bench_grid_json(const struct st_bench_grid_report *r);
 
-/* Writes @ctx (a struct st_bench_grid_report) in its format: an st_session_writer. */
+/* Its formats (struct st_doc_format of report.h), on a struct st_bench_grid_report. */
+struct st_doc_format;
+extern const struct st_doc_format st_bench_grid_format;
+
+/* Writes @ctx (a struct st_bench_grid_report) in its format. */
 int st_bench_grid_report_write(const void *ctx, FILE *out, struct st_error *err);
 /* The table in @style (ST_TEXT_*: markdown, bars, colour); 0. */
 int st_bench_grid_write_table(const struct st_bench_grid_report *r, FILE *out, unsigned int style);

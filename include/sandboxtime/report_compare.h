@@ -14,9 +14,8 @@
 /* The sandboxtime/compare/v1 document. */
 json_t *st_compare_json(const struct st_compare *c);
 
-/* Writes @c in @format (table, json, csv or markdown). */
-/* @style (ST_TEXT_*): the table's colour; markdown comes from @format. */
-int st_compare_write(const struct st_compare *c, enum st_format format, unsigned int style,
-		     FILE *out, struct st_error *err);
+/* Its formats (struct st_doc_format of report.h): table, json, csv or markdown. */
+struct st_doc_format;
+extern const struct st_doc_format st_compare_format;
 
 #endif

@@ -65,11 +65,17 @@ struct st_report {
 /* Records a problem the run survived (it goes into "errors"). */
 void st_report_add_error(struct st_report *r, const char *fmt, ...) _printf_(2, 3);
 
+/* Its formats (struct st_doc_format of report.h), on a struct st_report. */
+struct st_doc_format;
+extern const struct st_doc_format st_report_format;
+
 /* Writes @r in the format of r->out->format; -errno on a write error. */
 int st_report_write(const struct st_report *r, FILE *out, struct st_error *err);
 
 /* The sandboxtime/v1 document (new reference), for writing and for tests. */
 json_t *st_report_json(const struct st_report *r);
+/* What --json writes: that document, or bench syscall's in its place (r->bench). */
+json_t *st_report_document_json(const struct st_report *r);
 
 int st_report_write_json(const struct st_report *r, FILE *out, struct st_error *err);
 /* The table in @style (ST_TEXT_*: markdown, bars, colour). */
@@ -125,7 +131,5 @@ int st_report_increment_text(const struct st_measurement *m, size_t i, enum st_f
 void st_report_cgroup_table(const struct st_cgroup_measurement *cm, FILE *out);
 json_t *st_report_cgroup_json(const struct st_cgroup_measurement *cm);
 /* A run's "cgroup": {mode, paths, born_into}, and its table line. */
-json_t *st_report_cgroup_run_json(const struct st_cgroup *cg);
-void st_report_cgroup_run_table(const struct st_cgroup *cg, FILE *out);
 
 #endif

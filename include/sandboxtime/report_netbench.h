@@ -35,7 +35,11 @@ size_t st_nb_report_notes(const struct st_nb_report *r, char notes[][ST_NB_NOTE_
 double st_nb_transactions_per_s(const struct st_nb_path_result *p);
 
 json_t *st_nb_report_json(const struct st_nb_report *r);
-/* Writes @ctx (a struct st_nb_report) in r->out->format: an st_session_writer. */
+/* Its formats (struct st_doc_format of report.h), on a struct st_nb_report. */
+struct st_doc_format;
+extern const struct st_doc_format st_nb_format;
+
+/* Writes @ctx (a struct st_nb_report) in r->out->format. */
 int st_nb_report_write(const void *ctx, FILE *out, struct st_error *err);
 int st_nb_write_json(const struct st_nb_report *r, FILE *out, struct st_error *err);
 /* The table in @style (ST_TEXT_*). */

@@ -8,26 +8,26 @@
 #include "sandboxtime/error.h"
 #include "sandboxtime/measure.h"
 #include "sandboxtime/report_layers.h"
+#include "sandboxtime/sink.h"
 
 struct st_opts;
 
-/* What `sandboxtime -- CMD` and `sandboxtime layers` share. */
+/*
+ * The measuring of the layers that `sandboxtime -- CMD`, `layers` and the
+ * benches share: the CPU pinned, the host identified, the layers chosen and
+ * measured. The report goes out through the sink (sink.h).
+ */
 struct st_session {
 	const struct st_output *output;         /* format, -o, -q, -v, --cpu */
 	const struct st_measure_opts *measure;  /* NULL: the command measures no layers */
 	struct st_report_config config;         /* what the report says of the measuring */
-	FILE *out; /* the report's stream: -o FILE (owned) or stderr */
-	int created_output; /* -o FILE did not exist: remove it if no report comes */
-	int report_written;
-	FILE *svg, *html;     /* --svg=FILE, --html=FILE (owned), or NULL */
-	int created_svg, created_html;
-	int charts_written;
+	struct st_sink sink;                    /* -o FILE or stderr, --svg, --html */
 	struct st_measurement m;
 	struct st_cgroup_measurement cgm; /* --cgroup: the cgroup layer's samples */
 	struct st_report report;
 };
 
-/* Pins the CPU (--cpu), opens -o FILE and identifies the host: what every command needs. */
+/* Pins the CPU (--cpu), opens the sink and identifies the host: what every measuring command needs. */
 int st_session_open(struct st_session *s, const struct st_output *output, struct st_error *err);
 
 /*
@@ -52,25 +52,8 @@ int st_session_probe_layers(struct st_session *s, struct st_error *err);
 /* Measures every layer set; -EINTR with m.interrupted_by on a signal. */
 int st_session_measure(struct st_session *s, struct st_error *err);
 
-/* Writes the report (unless --quiet) and closes the stream, checking both. */
+/* Writes the layers (or bench syscall) report through the sink, checking the streams. */
 int st_session_report(struct st_session *s, struct st_error *err);
-
-/* How a command's document goes out: in --format, as the table (--html), as JSON (the charts). */
-typedef int (*st_session_writer)(const void *ctx, FILE *out, struct st_error *err);
-struct st_session_writers {
-	st_session_writer write;        /* the report in the format asked for */
-	st_session_writer table;        /* the plain table, for --html's page */
-	json_t *(*doc)(const void *ctx); /* the JSON document: --svg and --html draw it */
-	const char *title;              /* the page's title: "sandboxtime layers" */
-};
-
-/*
- * Writes a report through @w (unless --quiet): empties -o FILE first,
- * flushes and checks the stream; then --svg and --html (even with --quiet:
- * they were asked for by name). Used by commands with their own documents.
- */
-int st_session_emit(struct st_session *s, const struct st_session_writers *w, const void *ctx,
-		    struct st_error *err);
 
 void st_session_end(struct st_session *s);
 

@@ -19,16 +19,6 @@
 #include "sandboxtime/report_bench_grid.h"
 #include "sandboxtime/session.h"
 
-static int fork_table(const void *ctx, FILE *out, struct st_error *err)
-{
-	return st_bench_fork_write_table(ctx, out, 0);
-}
-
-static json_t *fork_doc(const void *ctx)
-{
-	return st_bench_fork_json(ctx);
-}
-
 /*
  * bench fork: the sizes are checked against MemAvailable before the session
  * opens -o or probes a layer, so a size the machine cannot spare costs
@@ -40,8 +30,8 @@ static int bench_fork(const struct st_bench_opts *o, const struct st_output *out
 	struct st_session s __attribute__((cleanup(st_session_end)));
 	struct st_bench_fork b __attribute__((cleanup(st_bench_fork_free)));
 	struct st_bench_fork_report r = { .out = out, .b = &b };
-	const struct st_session_writers w = { .write = st_bench_fork_report_write, .table = fork_table,
-					      .doc = fork_doc, .title = "sandboxtime bench fork" };
+	const struct st_sink_writers w = { .format = &st_bench_fork_format,
+					   .title = "sandboxtime bench fork", .what = "bench fork" };
 	int ret;
 
 	memset(&s, 0, sizeof(s));
@@ -57,10 +47,10 @@ static int bench_fork(const struct st_bench_opts *o, const struct st_output *out
 		*exit_code = ST_EXIT_SIGNAL_BASE + b.interrupted_by;
 	if (ret < 0)
 		return ret;
-	if (!out->quiet || out->svg || out->html)
+	if (st_sink_writes(&s.sink))
 		st_host_collect(&s.report.host);
 	r.host = &s.report.host;
-	return st_session_emit(&s, &w, &r, err);
+	return st_sink_emit(&s.sink, &w, &r, err);
 }
 
 /*
@@ -68,24 +58,14 @@ static int bench_fork(const struct st_bench_opts *o, const struct st_output *out
  * or probes a layer; a signal stops it with 128+N after everything it made
  * is reaped and freed.
  */
-static int churn_table(const void *ctx, FILE *out, struct st_error *err)
-{
-	return st_bench_churn_write_table(ctx, out, 0);
-}
-
-static json_t *churn_doc(const void *ctx)
-{
-	return st_bench_churn_json(ctx);
-}
-
 static int bench_churn(const struct st_bench_opts *o, const struct st_output *out, int *exit_code,
 		       struct st_error *err)
 {
 	struct st_session s __attribute__((cleanup(st_session_end)));
 	struct st_bench_churn b __attribute__((cleanup(st_bench_churn_free)));
 	struct st_bench_churn_report r = { .out = out, .b = &b };
-	const struct st_session_writers w = { .write = st_bench_churn_report_write, .table = churn_table,
-					      .doc = churn_doc, .title = "sandboxtime bench churn" };
+	const struct st_sink_writers w = { .format = &st_bench_churn_format,
+					   .title = "sandboxtime bench churn", .what = "bench churn" };
 	int ret;
 
 	memset(&s, 0, sizeof(s));
@@ -101,10 +81,10 @@ static int bench_churn(const struct st_bench_opts *o, const struct st_output *ou
 		*exit_code = ST_EXIT_SIGNAL_BASE + b.interrupted_by;
 	if (ret < 0)
 		return ret;
-	if (!out->quiet || out->svg || out->html)
+	if (st_sink_writes(&s.sink))
 		st_host_collect(&s.report.host);
 	r.host = &s.report.host;
-	return st_session_emit(&s, &w, &r, err);
+	return st_sink_emit(&s.sink, &w, &r, err);
 }
 
 /* bench syscall, bench cpu: their results go out as the layers report would. */
@@ -134,34 +114,25 @@ static int bench_syscall(const struct st_bench_opts *o, const struct st_output *
  * -o; its free removes what prepare made on every path; the session
  * measures no layer of its own.
  */
-static int grid_table(const void *ctx, FILE *out, struct st_error *err)
-{
-	return st_bench_grid_write_table(ctx, out, 0);
-}
-
-static json_t *grid_doc(const void *ctx)
-{
-	return st_bench_grid_json(ctx);
-}
-
 static int emit_grid(struct st_session *s, const struct st_output *out,
 		     const struct st_bench_grid *g, int *exit_code, int ret, struct st_error *err)
 {
 	struct st_bench_grid_report r = { .out = out, .g = g };
-	char title[64];
-	const struct st_session_writers w = { .write = st_bench_grid_report_write, .table = grid_table,
-					      .doc = grid_doc, .title = title };
+	char title[64], what[48];
+	const struct st_sink_writers w = { .format = &st_bench_grid_format, .title = title,
+					   .what = what };
 
 	snprintf(title, sizeof(title), "sandboxtime bench %s", g->bench);
+	snprintf(what, sizeof(what), "bench %s", g->bench);
 
 	if (g->interrupted_by)
 		*exit_code = ST_EXIT_SIGNAL_BASE + g->interrupted_by;
 	if (ret < 0)
 		return ret;
-	if (!out->quiet || out->svg || out->html)
+	if (st_sink_writes(&s->sink))
 		st_host_collect(&s->report.host);
 	r.host = &s->report.host;
-	return st_session_emit(s, &w, &r, err);
+	return st_sink_emit(&s->sink, &w, &r, err);
 }
 
 struct grid_state {

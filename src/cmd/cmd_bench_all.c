@@ -118,20 +118,16 @@ static json_t *all_doc(const void *ctx)
 	return all_json(ctx);
 }
 
-static int all_write(const void *ctx, FILE *out, struct st_error *err)
+/* Every bench's report under its name, each in --format (st_doc_write sends JSON to all_doc). */
+static int all_text(const void *ctx, FILE *out, unsigned int style, struct st_error *err)
 {
 	const struct bench_all *a = ctx;
 	static const char *const grid_names[ALL_GRIDS] = { "files", "userns", "where" };
 	struct st_bench_fork_report fr = { .out = a->out, .host = a->host, .b = &a->fork };
 	struct st_bench_grid_report grids[ALL_GRIDS];
-	json_auto_t *doc = NULL;
 	int ret = 0;
 
 	grid_reports(a, grids);
-	if (a->out->format == ST_FORMAT_JSON) {
-		doc = all_json(a);
-		return st_json_write(doc, out, err);
-	}
 	st_report_host_line(out, a->host);
 	fprintf(out, "== bench syscall ==\n");
 	st_bench_write_table(&a->sys, out);
@@ -214,8 +210,9 @@ int st_cmd_bench_all(const struct st_bench_opts *o, const struct st_output *out,
 {
 	struct st_session s __attribute__((cleanup(st_session_end)));
 	struct bench_all *a __attribute__((cleanup(all_free))) = calloc(1, sizeof(*a));
-	const struct st_session_writers writers = { .write = all_write, .table = all_table,
-						    .doc = all_doc, .title = "sandboxtime bench all" };
+	static const struct st_doc_format all_format = { .json = all_doc, .text = all_text };
+	const struct st_sink_writers writers = { .format = &all_format, .table = all_table,
+						 .title = "sandboxtime bench all", .what = "bench all" };
 	int ret, sig = 0;
 
 	memset(&s, 0, sizeof(s));
@@ -232,11 +229,11 @@ int st_cmd_bench_all(const struct st_bench_opts *o, const struct st_output *out,
 		*exit_code = ST_EXIT_SIGNAL_BASE + sig;
 	if (ret < 0)
 		return ret;
-	if (!out->quiet || out->svg || out->html)
+	if (st_sink_writes(&s.sink))
 		st_host_collect(&s.report.host);
 	a->out = out;
 	a->host = &s.report.host;
-	ret = st_session_emit(&s, &writers, a, err);
+	ret = st_sink_emit(&s.sink, &writers, a, err);
 	if (ret == 0)
 		*exit_code = ST_EXIT_OK;
 	return ret;

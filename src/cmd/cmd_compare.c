@@ -11,7 +11,7 @@
 #include "sandboxtime/compare.h"
 #include "sandboxtime/report.h"
 #include "sandboxtime/report_compare.h"
-#include "sandboxtime/session.h"
+#include "sandboxtime/sink.h"
 
 /* The documents, freed together whatever happened. */
 struct docs {
@@ -37,32 +37,6 @@ static int load_all(const struct st_compare_opts *o, struct docs *d, struct st_e
 	return 0;
 }
 
-struct emit_ctx {
-	const struct st_compare *c;
-	const struct st_output *out;
-};
-
-static int write_comparison(const void *ctx, FILE *out, struct st_error *err)
-{
-	const struct emit_ctx *e = ctx;
-
-	return st_compare_write(e->c, e->out->format, st_text_style(e->out, out), out, err);
-}
-
-static int comparison_table(const void *ctx, FILE *out, struct st_error *err)
-{
-	const struct emit_ctx *e = ctx;
-
-	return st_compare_write(e->c, ST_FORMAT_TABLE, 0, out, err);
-}
-
-static json_t *comparison_doc(const void *ctx)
-{
-	const struct emit_ctx *e = ctx;
-
-	return st_compare_json(e->c);
-}
-
 int st_cmd_compare(const struct st_compare_opts *o, const struct st_output *out, int *exit_code,
 		   struct st_error *err)
 {
@@ -72,10 +46,9 @@ int st_cmd_compare(const struct st_compare_opts *o, const struct st_output *out,
 		.seed = o->seed,
 		.fail_pct = o->fail_pct,
 	};
-	struct st_session s __attribute__((cleanup(st_session_end)));
-	struct emit_ctx e = { .c = &c, .out = out };
-	const struct st_session_writers w = { .write = write_comparison, .table = comparison_table,
-					      .doc = comparison_doc, .title = "sandboxtime compare" };
+	struct st_sink s __attribute__((cleanup(st_sink_close)));
+	const struct st_sink_writers w = { .format = &st_compare_format, .title = "sandboxtime compare",
+					   .what = "compare" };
 	int ret;
 
 	*exit_code = ST_EXIT_FAILURE;
@@ -87,16 +60,14 @@ int st_cmd_compare(const struct st_compare_opts *o, const struct st_output *out,
 		c.seed.value = st_compare_files_seed(c.docs, c.ndocs);
 	if (ret == 0)
 		ret = st_compare_run(&c, err);
+	/* A comparison is the command's answer: standard output, unless -o. */
 	if (ret == 0)
-		ret = st_session_open(&s, out, err);
+		ret = st_sink_open(&s, out, stdout, err);
 	else
 		memset(&s, 0, sizeof(s));
 	if (ret < 0)
 		return ret;
-	/* A comparison is the command's answer: standard output, unless -o. */
-	if (!out->path)
-		s.out = stdout;
-	ret = st_session_emit(&s, &w, &e, err);
+	ret = st_sink_emit(&s, &w, &c, err);
 	if (ret < 0)
 		return ret;
 	*exit_code = c.over_limit ? ST_EXIT_SLOWER : ST_EXIT_OK;

@@ -108,18 +108,8 @@ static int measure(struct st_session *s, const struct st_netbench_opts *o,
 	return 0;
 }
 
-static int nb_table(const void *ctx, FILE *out, struct st_error *err)
-{
-	return st_nb_write_table(ctx, out, 0, err);
-}
-
-static json_t *nb_doc(const void *ctx)
-{
-	return st_nb_report_json(ctx);
-}
-
-static const struct st_session_writers nb_writers = {
-	.write = st_nb_report_write, .table = nb_table, .doc = nb_doc, .title = "sandboxtime netbench",
+static const struct st_sink_writers nb_writers = {
+	.format = &st_nb_format, .title = "sandboxtime netbench", .what = "netbench",
 };
 
 int st_cmd_netbench(const struct st_netbench_opts *o, const struct st_output *out, int *exit_code,
@@ -167,7 +157,7 @@ int st_cmd_netbench(const struct st_netbench_opts *o, const struct st_output *ou
 	r.paths = st->paths;
 	r.elapsed_ns = st_now_ns() - t0;
 	st_nb_ratios_compute(st->paths, &r.ratios);
-	ret = st_session_emit(&s, &nb_writers, &r, err);
+	ret = st_sink_emit(&s.sink, &nb_writers, &r, err);
 	if (ret < 0)
 		return ret;
 	*exit_code = ST_EXIT_OK;

@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include <fcntl.h>
 #include <sys/random.h>
-#include <sys/stat.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
@@ -9,9 +7,6 @@
 #include "sandboxtime/cli.h"
 #include "sandboxtime/clock.h"
 #include "sandboxtime/report.h"
-#include "sandboxtime/report_bench.h"
-#include "sandboxtime/report_html.h"
-#include "sandboxtime/report_svg.h"
 #include "sandboxtime/session.h"
 #include "sandboxtime/spawn.h"
 
@@ -27,52 +22,6 @@ static int pin_cpu(int cpu, struct st_error *err)
 		return st_error_set(err, errno, "--cpu: cannot pin to CPU %d (this machine has %ld online)",
 				    cpu, sysconf(_SC_NPROCESSORS_ONLN));
 	return 0;
-}
-
-/*
- * Opens @path for writing now, so that a path that cannot be written costs
- * no measuring; it is emptied only when the report is written, and removed
- * if we created it and the run fails, so a failed run leaves nothing behind.
- */
-static int open_report_file(const char *path, const char *opt, FILE **fp, int *created,
-			    struct st_error *err)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-
-	*created = fd >= 0;
-	if (fd < 0 && errno == EEXIST)
-		fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return st_error_set(err, errno, "%s: cannot write '%s'", opt, path);
-	*fp = fdopen(fd, "w");
-	if (!*fp) {
-		int e = errno;
-
-		close(fd);
-		if (*created)
-			unlink(path);
-		*created = 0;
-		return st_error_set(err, e, "%s: '%s'", opt, path);
-	}
-	return 0;
-}
-
-/* -o FILE (not with --quiet: then there is no report), --svg and --html. */
-static int open_output(struct st_session *s, struct st_error *err)
-{
-	const struct st_output *o = s->output;
-	int ret = 0;
-
-	s->out = stderr;
-	if (o->path && !o->quiet)
-		ret = open_report_file(o->path, "--output", &s->out, &s->created_output, err);
-	if (ret < 0)
-		s->out = stderr;
-	if (ret == 0 && o->svg)
-		ret = open_report_file(o->svg, "--svg", &s->svg, &s->created_svg, err);
-	if (ret == 0 && o->html)
-		ret = open_report_file(o->html, "--html", &s->html, &s->created_html, err);
-	return ret;
 }
 
 /* Layers the kernel was built with: /proc/self/ns/<name> exists. No child needed. */
@@ -183,12 +132,12 @@ int st_session_open(struct st_session *s, const struct st_output *output, struct
 
 	memset(s, 0, sizeof(*s));
 	s->output = output;
-	s->out = stderr;
 	s->report.out = output;
 	s->report.config = &s->config;
 	ret = pin_cpu(output->cpu, err);
+	/* The workload owns standard output: the report goes to stderr, or -o. */
 	if (ret == 0)
-		ret = open_output(s, err);
+		ret = st_sink_open(&s->sink, output, stderr, err);
 	if (ret < 0)
 		return ret;
 	st_host_identify(&s->report.host, output->cpu);
@@ -254,133 +203,24 @@ int st_session_measure(struct st_session *s, struct st_error *err)
 	return ret;
 }
 
-static int is_regular(int fd)
-{
-	struct stat st;
-
-	return fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-static int write_layers(const void *ctx, FILE *out, struct st_error *err)
-{
-	return st_report_write(ctx, out, err);
-}
-
-static int write_layers_table(const void *ctx, FILE *out, struct st_error *err)
-{
-	return st_report_write_table(ctx, out, 0, err);
-}
-
-static json_t *layers_doc(const void *ctx)
-{
-	const struct st_report *r = ctx;
-
-	return r->bench ? st_bench_json(&r->host, r->bench) : st_report_json(r);
-}
-
 int st_session_report(struct st_session *s, struct st_error *err)
 {
-	const struct st_session_writers w = {
-		.write = write_layers,
-		.table = write_layers_table,
-		.doc = layers_doc,
+	const struct st_sink_writers w = {
+		.format = &st_report_format,
 		.title = s->report.bench ? "sandboxtime bench" : s->config.run ? "sandboxtime run" : "sandboxtime layers",
+		.what = "report",
 	};
 
-	if (!s->output->quiet || s->svg || s->html)
+	if (st_sink_writes(&s->sink))
 		st_host_collect(&s->report.host);
-	return st_session_emit(s, &w, &s->report, err);
-}
-
-/* Empties a regular file before it is written: -o /dev/stdout may be a pipe or a tty. */
-static int empty_file(FILE *f, const char *opt, const char *path, struct st_error *err)
-{
-	if (f != stderr && f != stdout && is_regular(fileno(f)) && ftruncate(fileno(f), 0) < 0)
-		return st_error_set(err, errno, "%s: emptying '%s'", opt, path);
-	return 0;
-}
-
-static int flushed(FILE *f, const char *opt, const char *path, struct st_error *err)
-{
-	if (fflush(f) == EOF)
-		return st_error_set(err, errno, "%s: writing '%s'", opt, path);
-	return 0;
-}
-
-/* --svg and --html: the document's charts, and on the page its tables too. */
-static int emit_charts(struct st_session *s, const struct st_session_writers *w, const void *ctx,
-		       struct st_error *err)
-{
-	const struct st_output *o = s->output;
-	json_t *doc;
-	int ret;
-
-	if (!s->svg && !s->html)
-		return 0;
-	doc = w->doc(ctx);
-	if (!doc)
-		return st_error_set(err, ENOMEM, "--svg, --html: the document");
-	ret = s->svg ? empty_file(s->svg, "--svg", o->svg, err) : 0;
-	if (ret == 0 && s->svg)
-		ret = st_svg_write_doc(s->svg, doc, 1, err);
-	if (ret == 0 && s->svg)
-		ret = flushed(s->svg, "--svg", o->svg, err);
-	if (ret == 0 && s->html)
-		ret = empty_file(s->html, "--html", o->html, err);
-	if (ret == 0 && s->html)
-		ret = st_html_write(s->html, w->title, doc, w->table, ctx, err);
-	if (ret == 0 && s->html)
-		ret = flushed(s->html, "--html", o->html, err);
-	json_decref(doc);
-	if (ret == 0)
-		s->charts_written = 1;
-	return ret;
-}
-
-int st_session_emit(struct st_session *s, const struct st_session_writers *w, const void *ctx,
-		    struct st_error *err)
-{
-	const char *path = s->output->path ? s->output->path : "stderr";
-	int ret = 0;
-
-	if (!s->output->quiet) {
-		ret = empty_file(s->out, "--output", path, err);
-		if (ret == 0)
-			ret = w->write(ctx, s->out, err);
-		if (ret == 0)
-			s->report_written = 1;
-		if (fflush(s->out) == EOF && ret == 0)
-			ret = st_error_set(err, errno, "report: writing '%s'", path);
-	}
-	if (ret == 0)
-		ret = emit_charts(s, w, ctx, err);
-	return ret;
-}
-
-/* A file we made for a report that never came is removed: a failed run leaves nothing. */
-static void close_file(FILE **f, int created, int written, const char *path)
-{
-	if (!*f)
-		return;
-	fclose(*f);
-	if (created && !written)
-		unlink(path);
-	*f = NULL;
+	return st_sink_emit(&s->sink, &w, &s->report, err);
 }
 
 void st_session_end(struct st_session *s)
 {
 	st_measurement_free(&s->m);
-	close_file(&s->svg, s->created_svg, s->charts_written, s->output ? s->output->svg : NULL);
-	close_file(&s->html, s->created_html, s->charts_written, s->output ? s->output->html : NULL);
 	st_cgroup_measurement_free(&s->cgm);
-	/* The standard streams are main's (compare writes to stdout). */
-	if (s->out && s->out != stderr && s->out != stdout) {
-		fclose(s->out);
-		if (s->created_output && !s->report_written)
-			unlink(s->output->path);
-	}
-	s->out = NULL;
+	st_sink_close(&s->sink);
 }
 
 int st_session_failure_code(const struct st_session *s)

@@ -15,7 +15,7 @@ int st_col_shown(const struct st_col *col, const void *doc, unsigned int in)
 }
 
 void st_cell_get(const struct st_col *col, const void *row, const void *doc,
-		 enum st_report_format format, struct st_cell *cell)
+		 enum st_format format, struct st_cell *cell)
 {
 	memset(cell, 0, offsetof(struct st_cell, buf));
 	cell->buf[0] = '\0';

@@ -77,7 +77,7 @@ static void get_stat(const struct st_col *col, const void *row, const void *doc,
 		c->empty = c->null = 1;
 		return;
 	}
-	if (col->arg == STAT_MEDIAN && c->format == ST_OUT_JSON) {
+	if (col->arg == STAT_MEDIAN && c->format == ST_FORMAT_JSON) {
 		c->d = median_us(ROW(row)->w, ROW(row)->op);
 		return;
 	}

@@ -370,25 +370,31 @@ int st_bench_churn_write_table(const struct st_bench_churn_report *r, FILE *out,
 	return 0;
 }
 
+static json_t *churn_json(const void *doc)
+{
+	return st_bench_churn_json(doc);
+}
+
+static int churn_csv(const void *doc, FILE *out, struct st_error *err)
+{
+	const struct st_bench_churn_report *r = doc;
+
+	st_csv_header(out, ST_COLS(churn_cols), r->b);
+	for (size_t i = 0; i < r->b->done; i++)
+		st_csv_row(out, ST_COLS(churn_cols), &r->b->levels[i], r->b);
+	return 0;
+}
+
+static int churn_text(const void *doc, FILE *out, unsigned int style, struct st_error *err)
+{
+	return st_bench_churn_write_table(doc, out, style);
+}
+
+const struct st_doc_format st_bench_churn_format = { .json = churn_json, .csv = churn_csv, .text = churn_text };
+
 int st_bench_churn_report_write(const void *ctx, FILE *out, struct st_error *err)
 {
 	const struct st_bench_churn_report *r = ctx;
-	json_auto_t *doc = NULL;
 
-	switch (r->out->format) {
-	case ST_FORMAT_JSON:
-		doc = st_bench_churn_json(r);
-		return st_json_write(doc, out, err);
-	case ST_FORMAT_CSV:
-		st_csv_header(out, ST_COLS(churn_cols), r->b);
-		for (size_t i = 0; i < r->b->done; i++)
-			st_csv_row(out, ST_COLS(churn_cols), &r->b->levels[i], r->b);
-		break;
-	default:
-		st_bench_churn_write_table(r, out, st_text_style(r->out, out));
-		break;
-	}
-	if (ferror(out))
-		return st_error_set(err, EIO, "report: writing bench churn");
-	return 0;
+	return st_doc_write(&st_bench_churn_format, r->out, r, out, "bench churn", err);
 }

@@ -308,25 +308,31 @@ int st_bench_fork_write_table(const struct st_bench_fork_report *r, FILE *out, u
 	return 0;
 }
 
+static json_t *fork_json(const void *doc)
+{
+	return st_bench_fork_json(doc);
+}
+
+static int fork_csv(const void *doc, FILE *out, struct st_error *err)
+{
+	const struct st_bench_fork_report *r = doc;
+
+	st_csv_header(out, ST_COLS(fork_cols), r->b);
+	FOR_EACH_ROW(r->b, row)
+		st_csv_row(out, ST_COLS(fork_cols), &row, r->b);
+	return 0;
+}
+
+static int fork_text(const void *doc, FILE *out, unsigned int style, struct st_error *err)
+{
+	return st_bench_fork_write_table(doc, out, style);
+}
+
+const struct st_doc_format st_bench_fork_format = { .json = fork_json, .csv = fork_csv, .text = fork_text };
+
 int st_bench_fork_report_write(const void *ctx, FILE *out, struct st_error *err)
 {
 	const struct st_bench_fork_report *r = ctx;
-	json_auto_t *doc = NULL;
 
-	switch (r->out->format) {
-	case ST_FORMAT_JSON:
-		doc = st_bench_fork_json(r);
-		return st_json_write(doc, out, err);
-	case ST_FORMAT_CSV:
-		st_csv_header(out, ST_COLS(fork_cols), r->b);
-		FOR_EACH_ROW(r->b, row)
-			st_csv_row(out, ST_COLS(fork_cols), &row, r->b);
-		break;
-	default:
-		st_bench_fork_write_table(r, out, st_text_style(r->out, out));
-		break;
-	}
-	if (ferror(out))
-		return st_error_set(err, EIO, "report: writing bench fork");
-	return 0;
+	return st_doc_write(&st_bench_fork_format, r->out, r, out, "bench fork", err);
 }

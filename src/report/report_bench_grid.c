@@ -209,25 +209,33 @@ int st_bench_grid_write_table(const struct st_bench_grid_report *r, FILE *out, u
 	return 0;
 }
 
+static json_t *grid_json(const void *doc)
+{
+	return st_bench_grid_json(doc);
+}
+
+static int grid_csv(const void *doc, FILE *out, struct st_error *err)
+{
+	const struct st_bench_grid_report *r = doc;
+
+	st_csv_header(out, ST_COLS(grid_cols), r->g);
+	FOR_EACH_ROW(r->g, row)
+		st_csv_row(out, ST_COLS(grid_cols), &row, r->g);
+	return 0;
+}
+
+static int grid_text(const void *doc, FILE *out, unsigned int style, struct st_error *err)
+{
+	return st_bench_grid_write_table(doc, out, style);
+}
+
+const struct st_doc_format st_bench_grid_format = { .json = grid_json, .csv = grid_csv, .text = grid_text };
+
 int st_bench_grid_report_write(const void *ctx, FILE *out, struct st_error *err)
 {
 	const struct st_bench_grid_report *r = ctx;
-	json_auto_t *doc = NULL;
+	char what[64];
 
-	switch (r->out->format) {
-	case ST_FORMAT_JSON:
-		doc = st_bench_grid_json(r);
-		return st_json_write(doc, out, err);
-	case ST_FORMAT_CSV:
-		st_csv_header(out, ST_COLS(grid_cols), r->g);
-		FOR_EACH_ROW(r->g, row)
-			st_csv_row(out, ST_COLS(grid_cols), &row, r->g);
-		break;
-	default:
-		st_bench_grid_write_table(r, out, st_text_style(r->out, out));
-		break;
-	}
-	if (ferror(out))
-		return st_error_set(err, EIO, "report: writing bench %s", r->g->bench);
-	return 0;
+	snprintf(what, sizeof(what), "bench %s", r->g->bench);
+	return st_doc_write(&st_bench_grid_format, r->out, r, out, what, err);
 }

@@ -4,12 +4,12 @@
  * figure's statistics (the stats object of every other figure), in the
  * table under the layers and in JSON as "cgroup_layer". CSV gives the
  * figures columns of their own, filled on a row of their own
- * (report_layers.c: layer_cols(), st_report_write_csv()).
+ * (report_layers.c: layer_cols(), st_report_write_csv()). A run's own cgroup
+ * (its paths) is a section of report_run.c.
  */
 #include <stdint.h>
 #include <stdio.h>
 
-#include "sandboxtime/cgroup.h"
 #include "sandboxtime/cgroup_measure.h"
 #include "sandboxtime/report.h"
 #include "sandboxtime/report_layers.h"
@@ -68,26 +68,4 @@ json_t *st_report_cgroup_json(const struct st_cgroup_measurement *cm)
 	json_object_set_new(o, "figures", figs);
 	json_object_set_new(o, "unobserved", unseen);
 	return o;
-}
-
-json_t *st_report_cgroup_run_json(const struct st_cgroup *cg)
-{
-	json_t *paths = json_array();
-	const char *born = NULL;
-
-	for (size_t i = 0; i < cg->n; i++) {
-		json_array_append_new(paths, json_string(cg->dir[i].path));
-		if (cg->dir[i].v2 && cg->into_clone)
-			born = cg->dir[i].path;
-	}
-	return json_pack("{s:s,s:o,s:o}", "mode", cg->mode, "paths", paths, "born_into",
-			 born ? json_string(born) : json_null());
-}
-
-void st_report_cgroup_run_table(const struct st_cgroup *cg, FILE *out)
-{
-	fprintf(out, "\ncgroup: %s", cg->mode);
-	for (size_t i = 0; i < cg->n; i++)
-		fprintf(out, "%s%s", i ? ", " : " ", cg->dir[i].path);
-	fputc('\n', out);
 }

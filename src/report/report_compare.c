@@ -86,7 +86,7 @@ static void get_verdict(const struct st_col *col, const void *row, const void *d
 	const struct st_cmp_row *r = ROW(row);
 
 	/* The table says which rows fail --fail-if-slower; JSON and CSV have a key for it. */
-	if (r->over_limit && c->format == ST_OUT_TABLE)
+	if (r->over_limit && c->format == ST_FORMAT_TABLE)
 		snprintf(c->buf, sizeof(c->buf), "slower by >%g%%", CMP(doc)->fail_pct);
 	else
 		snprintf(c->buf, sizeof(c->buf), "%s", st_cmp_verdict_names[r->verdict]);
@@ -108,7 +108,7 @@ static void get_why(const struct st_col *col, const void *row, const void *doc, 
 {
 	if (!ROW(row)->why[0]) {
 		/* No "-" in the table: a blank at the end of the line says it. */
-		c->null = c->format != ST_OUT_TABLE;
+		c->null = c->format != ST_FORMAT_TABLE;
 		c->empty = c->null;
 		c->text = "";
 		return;
@@ -332,24 +332,24 @@ static void write_csv(const struct st_compare *c, FILE *out)
 		st_csv_row(out, ST_COLS(compare_cols), &c->rows[i], c);
 }
 
-int st_compare_write(const struct st_compare *c, enum st_format format, unsigned int style,
-		     FILE *out, struct st_error *err)
+static json_t *compare_json(const void *doc)
 {
-	json_auto_t *doc = NULL;
-
-	switch (format) {
-	case ST_FORMAT_JSON:
-		doc = st_compare_json(c);
-		return st_json_write(doc, out, err);
-	case ST_FORMAT_CSV:
-		write_csv(c, out);
-		return 0;
-	case ST_FORMAT_MARKDOWN:
-		write_text(c, out, ST_TEXT_MD);
-		return 0;
-	case ST_FORMAT_TABLE:
-	default:
-		write_text(c, out, style & ~ST_TEXT_MD);
-		return 0;
-	}
+	return st_compare_json(doc);
 }
+
+static int compare_csv(const void *doc, FILE *out, struct st_error *err)
+{
+	write_csv(doc, out);
+	return 0;
+}
+
+/* The table and markdown: @style has ST_TEXT_MD for markdown (st_text_style). */
+static int compare_text(const void *doc, FILE *out, unsigned int style, struct st_error *err)
+{
+	write_text(doc, out, style);
+	return 0;
+}
+
+const struct st_doc_format st_compare_format = {
+	.json = compare_json, .csv = compare_csv, .text = compare_text,
+};

@@ -107,7 +107,7 @@ void st_csv_row(FILE *out, struct st_cols cols, const void *row, const void *doc
 		if (!first)
 			fputc(',', out);
 		first = 0;
-		st_cell_get(&cols.v[c], row, doc, ST_OUT_CSV, &cell);
+		st_cell_get(&cols.v[c], row, doc, ST_FORMAT_CSV, &cell);
 		cell_fields(out, &cols.v[c], &cell);
 		st_cell_release(&cell);
 	}

@@ -125,7 +125,7 @@ static void json_row_into(json_t *obj, struct st_cols cols, const void *row, con
 
 		if (!st_col_shown(col, doc, ST_COL_JSON))
 			continue;
-		st_cell_get(col, row, doc, ST_OUT_JSON, &cell);
+		st_cell_get(col, row, doc, ST_FORMAT_JSON, &cell);
 		into = cell.absent ? NULL : group_of(obj, col->key, &leaf);
 		if (into)
 			json_object_set_new(into, leaf, cell_json(&cell));

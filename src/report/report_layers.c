@@ -313,7 +313,7 @@ static json_t *increments_json(const struct st_layer_row *row, const struct st_r
 
 		if (!col->key || strncmp(col->key, "incremental.", 12) != 0)
 			continue;
-		st_cell_get(col, row, r, ST_OUT_JSON, &cell);
+		st_cell_get(col, row, r, ST_FORMAT_JSON, &cell);
 		json_object_set_new(obj, col->key + 12, cell.null ? json_null() : json_real(cell.d));
 		st_cell_release(&cell);
 	}
@@ -389,9 +389,15 @@ json_t *st_report_json(const struct st_report *r)
 	return doc;
 }
 
+/* bench syscall and bench cpu go out in the layers report's place. */
+json_t *st_report_document_json(const struct st_report *r)
+{
+	return r->bench ? st_bench_json(&r->host, r->bench) : st_report_json(r);
+}
+
 int st_report_write_json(const struct st_report *r, FILE *out, struct st_error *err)
 {
-	json_auto_t *doc = r->bench ? st_bench_json(&r->host, r->bench) : st_report_json(r);
+	json_auto_t *doc = st_report_document_json(r);
 
 	return st_json_write(doc, out, err);
 }
@@ -420,23 +426,38 @@ int st_report_write_csv(const struct st_report *r, FILE *out, struct st_error *e
 
 		st_csv_row(out, layer_cols(), &row, r);
 	}
+	if (r->config->run)
+		st_run_write_csv(r, out);
 	if (ferror(out))
 		return st_error_set(err, EIO, "report: writing CSV");
 	return 0;
 }
 
+static json_t *layers_doc_json(const void *doc)
+{
+	return st_report_document_json(doc);
+}
+
+static int layers_csv(const void *doc, FILE *out, struct st_error *err)
+{
+	return st_report_write_csv(doc, out, err);
+}
+
+static int layers_prom(const void *doc, FILE *out, struct st_error *err)
+{
+	return st_report_write_prom(doc, out, err);
+}
+
+static int layers_text(const void *doc, FILE *out, unsigned int style, struct st_error *err)
+{
+	return st_report_write_table(doc, out, style, err);
+}
+
+const struct st_doc_format st_report_format = {
+	.json = layers_doc_json, .csv = layers_csv, .prom = layers_prom, .text = layers_text,
+};
+
 int st_report_write(const struct st_report *r, FILE *out, struct st_error *err)
 {
-	switch (r->out->format) {
-	case ST_FORMAT_JSON:
-		return st_report_write_json(r, out, err);
-	case ST_FORMAT_CSV:
-		return st_report_write_csv(r, out, err);
-	case ST_FORMAT_PROMETHEUS:
-		return st_report_write_prom(r, out, err);
-	case ST_FORMAT_MARKDOWN:
-	case ST_FORMAT_TABLE:
-	default:
-		return st_report_write_table(r, out, st_text_style(r->out, out), err);
-	}
+	return st_doc_write(&st_report_format, r->out, r, out, "report", err);
 }

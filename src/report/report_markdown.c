@@ -70,7 +70,7 @@ void st_md_row(FILE *out, struct st_cols cols, const void *row, const void *doc)
 		if (!st_col_shown(&cols.v[c], doc, ST_COL_TABLE))
 			continue;
 		fputs("| ", out);
-		st_cell_get(&cols.v[c], row, doc, ST_OUT_TABLE, &cell);
+		st_cell_get(&cols.v[c], row, doc, ST_FORMAT_TABLE, &cell);
 		md_cell(out, &cols.v[c], &cell);
 		st_cell_release(&cell);
 		fputc(' ', out);

@@ -148,7 +148,7 @@ static json_t *streams_json(const struct st_nb_path_result *p)
 static void get_streams(const struct st_col *col, const void *row, const void *doc,
 			struct st_cell *c)
 {
-	if (c->format == ST_OUT_JSON) {
+	if (c->format == ST_FORMAT_JSON) {
 		c->kind = ST_CELL_JSON;
 		c->json = streams_json(PATH(row));
 		return;
@@ -185,9 +185,9 @@ static void get_udp_real(const struct st_col *col, const void *row, const void *
 	else
 		c->d = st_nb_udp_loss(u) * (col->arg == UDP_LOSS_PERCENT ? 100.0 : 1.0);
 	c->null = isnan(c->d);
-	if (c->format == ST_OUT_TABLE)
+	if (c->format == ST_FORMAT_TABLE)
 		c->empty = isnan(c->d);
-	else if (c->format == ST_OUT_PROM) /* a rate needs the sender's time, a loss its datagrams */
+	else if (c->format == ST_FORMAT_PROMETHEUS) /* a rate needs the sender's time, a loss its datagrams */
 		c->empty = col->arg == UDP_RECEIVED_GBPS ? !u->send_ns : !u->sent_datagrams;
 	else
 		c->empty = !(REPORT(doc)->cfg->udp && u->sent_datagrams);
@@ -198,7 +198,7 @@ static void get_udp_datagram(const struct st_col *col, const void *row, const vo
 {
 	c->kind = ST_CELL_UINT;
 	c->u = PATH(row)->udp.datagram;
-	c->empty = c->format == ST_OUT_CSV && !(REPORT(doc)->cfg->udp && PATH(row)->udp.sent_datagrams);
+	c->empty = c->format == ST_FORMAT_CSV && !(REPORT(doc)->cfg->udp && PATH(row)->udp.sent_datagrams);
 }
 
 static void get_busy_poll(const struct st_col *col, const void *row, const void *doc,
@@ -609,20 +609,33 @@ int st_nb_write_prometheus(const struct st_nb_report *r, FILE *out, struct st_er
 	return 0;
 }
 
+static json_t *nb_json(const void *doc)
+{
+	return st_nb_report_json(doc);
+}
+
+static int nb_csv(const void *doc, FILE *out, struct st_error *err)
+{
+	return st_nb_write_csv(doc, out, err);
+}
+
+static int nb_prom(const void *doc, FILE *out, struct st_error *err)
+{
+	return st_nb_write_prometheus(doc, out, err);
+}
+
+static int nb_text(const void *doc, FILE *out, unsigned int style, struct st_error *err)
+{
+	return st_nb_write_table(doc, out, style, err);
+}
+
+const struct st_doc_format st_nb_format = {
+	.json = nb_json, .csv = nb_csv, .prom = nb_prom, .text = nb_text,
+};
+
 int st_nb_report_write(const void *ctx, FILE *out, struct st_error *err)
 {
 	const struct st_nb_report *r = ctx;
 
-	switch (r->out->format) {
-	case ST_FORMAT_JSON:
-		return st_nb_write_json(r, out, err);
-	case ST_FORMAT_CSV:
-		return st_nb_write_csv(r, out, err);
-	case ST_FORMAT_PROMETHEUS:
-		return st_nb_write_prometheus(r, out, err);
-	case ST_FORMAT_MARKDOWN:
-	case ST_FORMAT_TABLE:
-	default:
-		return st_nb_write_table(r, out, st_text_style(r->out, out), err);
-	}
+	return st_doc_write(&st_nb_format, r->out, r, out, "netbench", err);
 }

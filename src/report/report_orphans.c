@@ -78,10 +78,10 @@ static void get_interfaces(const struct st_col *col, const void *row, const void
 {
 	const struct st_netns *ns = NETNS(row);
 
-	if (c->format == ST_OUT_TABLE) {
+	if (c->format == ST_FORMAT_TABLE) {
 		interfaces_table(ns, c->buf, 256);
 		c->text = c->buf;
-	} else if (c->format == ST_OUT_CSV) {
+	} else if (c->format == ST_FORMAT_CSV) {
 		joined(c, ns, 0, ";");
 	} else {
 		c->kind = ST_CELL_JSON;
@@ -106,15 +106,15 @@ static void get_holders(const struct st_col *col, const void *row, const void *d
 {
 	const struct st_netns *ns = NETNS(row);
 
-	if (c->format == ST_OUT_JSON) {
+	if (c->format == ST_FORMAT_JSON) {
 		c->kind = ST_CELL_JSON;
 		c->json = json_array();
 		for (size_t k = 0; k < ns->nholders; k++)
 			json_array_append_new(c->json, holder_json(&ns->holders[k]));
 		return;
 	}
-	joined(c, ns, 1, c->format == ST_OUT_CSV ? ";" : ", ");
-	if (c->format == ST_OUT_TABLE && !ns->nholders)
+	joined(c, ns, 1, c->format == ST_FORMAT_CSV ? ";" : ", ");
+	if (c->format == ST_FORMAT_TABLE && !ns->nholders)
 		c->text = "-";
 }
 
@@ -431,18 +431,32 @@ int st_orphans_write_textfile(const struct st_orphans_report *r, double scan_tim
 	return ferror(out) ? st_error_set(err, EIO, "report: writing Prometheus text") : 0;
 }
 
+static json_t *orphans_json(const void *doc)
+{
+	return st_orphans_json(doc);
+}
+
+static int orphans_csv(const void *doc, FILE *out, struct st_error *err)
+{
+	return st_orphans_write_csv(doc, out, err);
+}
+
+static int orphans_prom(const void *doc, FILE *out, struct st_error *err)
+{
+	return st_orphans_write_prom(doc, out, err);
+}
+
+/* The table decides markdown and colour itself (st_text_style of r->out). */
+static int orphans_text(const void *doc, FILE *out, unsigned int style, struct st_error *err)
+{
+	return st_orphans_write_table(doc, out, err);
+}
+
+static const struct st_doc_format orphans_format = {
+	.json = orphans_json, .csv = orphans_csv, .prom = orphans_prom, .text = orphans_text,
+};
+
 int st_orphans_write(const struct st_orphans_report *r, FILE *out, struct st_error *err)
 {
-	switch (r->out->format) {
-	case ST_FORMAT_JSON:
-		return st_orphans_write_json(r, out, err);
-	case ST_FORMAT_CSV:
-		return st_orphans_write_csv(r, out, err);
-	case ST_FORMAT_PROMETHEUS:
-		return st_orphans_write_prom(r, out, err);
-	case ST_FORMAT_MARKDOWN:
-	case ST_FORMAT_TABLE:
-	default:
-		return st_orphans_write_table(r, out, err);
-	}
+	return st_doc_write(&orphans_format, r->out, r, out, "orphans", err);
 }

@@ -47,14 +47,14 @@ static void sample(FILE *out, const struct st_col *col, const struct st_col *lab
 	struct st_cell cell, name;
 	char text[1024];
 
-	st_cell_get(col, row, doc, ST_OUT_PROM, &cell);
+	st_cell_get(col, row, doc, ST_FORMAT_PROMETHEUS, &cell);
 	if (cell.empty) {
 		st_cell_release(&cell);
 		return;
 	}
 	fputs(col->prom, out);
 	if (label) {
-		st_cell_get(label, row, doc, ST_OUT_PROM, &name);
+		st_cell_get(label, row, doc, ST_FORMAT_PROMETHEUS, &name);
 		st_prom_escape_label(name.text, text, sizeof(text));
 		fprintf(out, "{%s=\"%s\"%s%s}", label->name, text, col->prom_label ? "," : "",
 			col->prom_label ? col->prom_label : "");

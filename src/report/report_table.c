@@ -71,7 +71,7 @@ void st_table_row(FILE *out, struct st_cols cols, const void *row, const void *d
 		if (!first)
 			fputc(' ', out);
 		first = 0;
-		st_cell_get(&cols.v[c], row, doc, ST_OUT_TABLE, &cell);
+		st_cell_get(&cols.v[c], row, doc, ST_FORMAT_TABLE, &cell);
 		cell_text(out, &cols.v[c], &cell);
 		st_cell_release(&cell);
 	}

@@ -307,7 +307,20 @@ t_fault_steps_as_written() {
 	expect_eq "$(steps_of_report "$ST_TMP/steps.json")" "$CGROUP_RUN_STEPS"
 }
 
-plan $((19 + ${#fault_steps[@]}))
+# A run's CSV has its cgroup section (issue 29): mode, paths and born_into,
+# read with Python's csv module, against the JSON of a run with the same options.
+t_run_csv() {
+	local dir
+	dir=$(st_scratch) || return 1
+	st_run root --repeat=0 --ns=pid,mount --cgroup --format=csv -o "$dir/run.csv" -- true || return 1
+	expect_rc 0 && expect_no_cgroup "$ST_PID" || return 1
+	st_run root --repeat=0 --ns=pid,mount --cgroup -J -o "$dir/run.json" -- true || return 1
+	expect_rc 0 && expect_no_cgroup "$ST_PID" || return 1
+	grep -q '^section,mode,paths,born_into$' "$dir/run.csv" || { echo "no cgroup section:"; cat "$dir/run.csv"; return 1; }
+	"$ST_PY" -B "$ST_PYDIR/csv_sections.py" live "$dir/run.csv" "$dir/run.json"
+}
+
+plan $((20 + ${#fault_steps[@]}))
 if is_root; then
 	ok "inside: /proc/self/cgroup is PARENT/sandboxtime-PID in every hierarchy; steps; nothing left [root]" t_inside_full_path
 	ok "inside a cgroup namespace: 0::/sandboxtime-PID [root]" t_inside_cgroupns
@@ -338,8 +351,10 @@ each_mode "layers --cgroup: mkdir, limits, attach, rmdir and the deferred free, 
 each_mode "layers --cgroup --format=csv: the cgroup layer's columns on a row of its own" t_layers_csv
 if is_root; then
 	ok "--config with limits --cgroup: a run's steps are the ones written here, in order [root]" t_fault_steps_as_written
+	ok "run --cgroup --format=csv: a cgroup section that agrees with the JSON [root]" t_run_csv
 else
 	skip "a run's steps are the ones written here [root]" "not running as root"
+	skip "run --cgroup --format=csv: a cgroup section [root]" "not running as root"
 fi
 if is_root && [ -x "$ST_TMP/sandboxtime-faults" ]; then
 	REAL_BIN=$ST_BIN

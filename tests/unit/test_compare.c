@@ -15,6 +15,7 @@
 
 #include "sandboxtime/compare.h"
 #include "sandboxtime/compiler.h"
+#include "sandboxtime/report.h"
 #include "sandboxtime/report_compare.h"
 #include "sandboxtime/stats.h"
 
@@ -477,6 +478,7 @@ static void test_paired_increments_three_rounds(void **state)
 /* The whole output of one comparison, with the default seed from the files. */
 static char *compare_text(const char *first, const char *second, enum st_format format)
 {
+	const struct st_output o = { .format = format, .color = ST_COLOR_NEVER, .cpu = -1 };
 	struct st_cmp_doc docs[2];
 	struct st_compare c;
 	struct st_error err = { 0 };
@@ -489,7 +491,7 @@ static char *compare_text(const char *first, const char *second, enum st_format 
 	c.seed.value = st_compare_files_seed(docs, 2);
 	st_compare_free(&c);
 	assert_int_equal(st_compare_run(&c, &err), 0);
-	assert_int_equal(st_compare_write(&c, format, 0, m, &err), 0);
+	assert_int_equal(st_doc_write(&st_compare_format, &o, &c, m, "compare", &err), 0);
 	assert_int_equal(fclose(m), 0);
 	done(docs, &c);
 	return text;

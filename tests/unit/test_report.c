@@ -561,6 +561,7 @@ struct csv {
 	char *buf;
 	char *lines[32];
 	size_t nlines;
+	const char *sections; /* a run's sections after the layers, or NULL */
 };
 
 static void csv_read(struct fixture *f, struct csv *c)
@@ -568,13 +569,18 @@ static void csv_read(struct fixture *f, struct csv *c)
 	struct st_error err = { 0 };
 	size_t len = 0;
 	FILE *out = open_memstream(&c->buf, &len);
-	char *save = NULL;
+	char *save = NULL, *sep;
 
 	assert_non_null(out);
 	assert_int_equal(st_report_write_csv(&f->r, out, &err), 0);
 	assert_int_equal(fclose(out), 0);
 	assert_true(len > 0);
 	assert_int_equal(c->buf[len - 1], '\n');
+	/* A run's sections follow the layers after a blank line: the lines are the layers'. */
+	sep = strstr(c->buf, "\n\n");
+	c->sections = sep ? sep + 2 : NULL;
+	if (sep)
+		sep[1] = '\0';
 	c->nlines = 0;
 	for (char *l = strtok_r(c->buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
 		assert_true(c->nlines < ARRAY_SIZE(c->lines));
@@ -711,6 +717,29 @@ static void test_csv_rows(void **state)
 	assert_near(csv_number(&c, "uts", 0, "incremental_setup_us"), 3);
 	assert_near(csv_number(&c, "net", 0, "incremental_deferred_us"), 5780);
 	assert_near(csv_number(&c, "net", 1, "incremental_setup_us"), 105);
+	free(c.buf);
+}
+
+/* A run's CSV goes on with its sections: the steps and the workload of the fixture, in order. */
+static void test_csv_run_sections(void **state)
+{
+	struct fixture *f = *state;
+	struct csv c = { 0 };
+	const char *steps, *workload;
+
+	csv_read(f, &c);
+	assert_non_null(c.sections);
+	steps = strstr(c.sections, "section,step,time_us,already_gone\n"
+				   "steps,uid_map,12.500,0\nsteps,lo_up,40.000,0\n");
+	workload = strstr(c.sections, "section,argv,exit_code,signal,wall_us,user_us,sys_us,max_rss_kb\n"
+				      "workload,");
+	assert_ptr_equal(steps, c.sections);
+	assert_non_null(workload);
+	assert_non_null(strstr(workload, ",0,,1500.0,2000.0,1000500.0,1234\n"));
+	/* No network, security or cgroup in this run: no section for them. */
+	assert_null(strstr(c.sections, "\nnetwork,"));
+	assert_null(strstr(c.sections, "\nsecurity,"));
+	assert_null(strstr(c.sections, "\ncgroup,"));
 	free(c.buf);
 }
 
@@ -870,6 +899,7 @@ int main(void)
 		T(test_write_json_error),
 		T(test_csv_header),
 		T(test_csv_rows),
+		T(test_csv_run_sections),
 		T(test_csv_empty_cells),
 		T(test_csv_lists_unavailable),
 		T(test_csv_write_error),
