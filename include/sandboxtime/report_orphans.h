@@ -26,7 +26,9 @@ struct st_orphans_report {
 /* The sandboxtime/orphans/v1 document (new reference). */
 json_t *st_orphans_json(const struct st_orphans_report *r);
 /* Writes @r in the format of r->out->format. */
-int st_orphans_write(const struct st_orphans_report *r, FILE *out, struct st_error *err);
+/* Its formats (struct st_doc_format of report.h), on a struct st_orphans_report. */
+struct st_doc_format;
+extern const struct st_doc_format st_orphans_format;
 int st_orphans_write_json(const struct st_orphans_report *r, FILE *out, struct st_error *err);
 int st_orphans_write_table(const struct st_orphans_report *r, FILE *out, struct st_error *err);
 int st_orphans_write_csv(const struct st_orphans_report *r, FILE *out, struct st_error *err);

@@ -13,14 +13,8 @@
 #include "sandboxtime/host.h"
 #include "sandboxtime/report_orphans.h"
 #include "sandboxtime/signals.h"
+#include "sandboxtime/sink.h"
 #include "sandboxtime/textfile.h"
-
-static void closefilep(FILE **f)
-{
-	if (*f)
-		fclose(*f);
-	*f = NULL;
-}
 
 /* What a --textfile holds: the report, when the scan ended and how long it took. */
 struct textfile_ctx {
@@ -41,9 +35,11 @@ static int write_textfile(const void *ctx, FILE *out, struct st_error *err)
  * and the report, which tells what was done to each.
  */
 static int scan_and_report(const struct st_orphans_opts *o, const struct st_output *output,
-			   FILE *out, int warn, struct st_orphans *scan, struct st_cleanup *cleanup,
-			   struct st_error *err)
+			   struct st_sink *sink, int warn, struct st_orphans *scan,
+			   struct st_cleanup *cleanup, struct st_error *err)
 {
+	static const struct st_sink_writers writers = { .format = &st_orphans_format,
+							.what = "orphans" };
 	struct st_orphans_report r = { .out = output, .all = o->all, .scan = scan, .cleanup = cleanup };
 	double start = st_clock_s(CLOCK_MONOTONIC), scan_s, scan_time_s;
 	int ret = st_orphans_scan(scan, err);
@@ -70,10 +66,7 @@ static int scan_and_report(const struct st_orphans_opts *o, const struct st_outp
 		return 0;
 	st_host_identify(&r.host, -1);
 	st_host_collect(&r.host);
-	ret = st_orphans_write(&r, out, err);
-	if (ret == 0 && out == stdout && fflush(stdout) == EOF)
-		ret = st_error_set(err, errno, "orphans: writing standard output");
-	return ret;
+	return st_sink_emit(sink, &writers, &r, err);
 }
 
 /*
@@ -84,11 +77,14 @@ static int scan_and_report(const struct st_orphans_opts *o, const struct st_outp
 static int watch(const struct st_orphans_opts *o, const struct st_output *output, int *exit_code,
 		 struct st_error *err)
 {
+	struct st_sink sink __attribute__((cleanup(st_sink_close))) = { 0 };
 	int first = 1;
+	int ret = st_sink_open(&sink, output, stdout, err); /* no -o with --watch: stdout */
 
+	if (ret < 0)
+		return ret;
 	if (o->textfile) {
-		int ret = st_textfile_probe("orphans", o->textfile, err);
-
+		ret = st_textfile_probe("orphans", o->textfile, err);
 		if (ret < 0)
 			return ret;
 	}
@@ -101,7 +97,7 @@ static int watch(const struct st_orphans_opts *o, const struct st_output *output
 
 		if (sig && st_watch_stop_signal(sig))
 			break;
-		if (scan_and_report(o, output, stdout, first, &scan, NULL, &one) < 0) {
+		if (scan_and_report(o, output, &sink, first, &scan, NULL, &one) < 0) {
 			st_error_format(&one, line, sizeof(line));
 			fprintf(stderr, "sandboxtime: %s (scanning again in %g s)\n", line, o->interval_s);
 		}
@@ -110,7 +106,6 @@ static int watch(const struct st_orphans_opts *o, const struct st_output *output
 			break;
 	}
 	*exit_code = ST_EXIT_OK;
-	(void)err;
 	return 0;
 }
 
@@ -127,8 +122,7 @@ int st_cmd_orphans(const struct st_orphans_opts *o, const struct st_output *outp
 		.dry_run = o->dry_run,
 		.min_age_s = o->min_age_s,
 	};
-	_cleanup_(closefilep) FILE *file = NULL;
-	FILE *out = stdout;
+	struct st_sink sink __attribute__((cleanup(st_sink_close))) = { 0 };
 	int ret;
 
 	*exit_code = ST_EXIT_FAILURE;
@@ -150,21 +144,13 @@ int st_cmd_orphans(const struct st_orphans_opts *o, const struct st_output *outp
 		if (ret < 0)
 			return ret;
 	}
-	if (output->path && !output->quiet) {
-		file = fopen(output->path, "we");
-		if (!file)
-			return st_error_set(err, errno, "orphans: -o %s", output->path);
-		out = file;
-	}
-	ret = scan_and_report(o, output, out, 1, &scan, o->cleanup ? &cleanup : NULL, err);
+	/* -o FILE: opened before the scan, removed again if we made it and no report came. */
+	ret = st_sink_open(&sink, output, stdout, err);
 	if (ret < 0)
 		return ret;
-	if (file) {
-		FILE *f = steal_pointer(&file);
-
-		if (fclose(f) == EOF)
-			return st_error_set(err, errno, "orphans: writing %s", output->path);
-	}
+	ret = scan_and_report(o, output, &sink, 1, &scan, o->cleanup ? &cleanup : NULL, err);
+	if (ret < 0)
+		return ret;
 	/* --cleanup: the status says whether an orphan is left, for the next cron run to act on. */
 	if (o->cleanup)
 		*exit_code = cleanup.left ? ST_EXIT_ORPHANS_FOUND : ST_EXIT_OK;

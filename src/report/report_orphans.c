@@ -452,11 +452,6 @@ static int orphans_text(const void *doc, FILE *out, unsigned int style, struct s
 	return st_orphans_write_table(doc, out, err);
 }
 
-static const struct st_doc_format orphans_format = {
+const struct st_doc_format st_orphans_format = {
 	.json = orphans_json, .csv = orphans_csv, .prom = orphans_prom, .text = orphans_text,
 };
-
-int st_orphans_write(const struct st_orphans_report *r, FILE *out, struct st_error *err)
-{
-	return st_doc_write(&orphans_format, r->out, r, out, "orphans", err);
-}

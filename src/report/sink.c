@@ -155,10 +155,11 @@ int st_sink_emit(struct st_sink *k, const struct st_sink_writers *w, const void 
 		ret = empty_file(k->out, "--output", k->name, err);
 		if (ret == 0)
 			ret = st_doc_write(w->format, k->output, ctx, k->out, w->what, err);
-		if (ret == 0)
-			k->report_written = 1;
+		/* Written only once flushed: a full disk shows here, and the file then goes. */
 		if (fflush(k->out) == EOF && ret == 0)
 			ret = st_error_set(err, errno, "report: writing '%s'", k->name);
+		if (ret == 0)
+			k->report_written = 1;
 	}
 	if (ret == 0)
 		ret = emit_charts(k, w, ctx, err);

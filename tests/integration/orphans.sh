@@ -21,7 +21,7 @@ fi
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/../lib.sh" "$1"
 
-plan 25
+plan 26
 
 W=$(mktemp -d "$ST_TMP/orphans.XXXXXX")
 chmod 755 "$W"
@@ -279,7 +279,28 @@ t_bad_output() {
 	"$ST_BIN" orphans -o /nonexistent/dir/x.json >/dev/null 2>"$W/e"; rc=$?
 	expect_eq "$rc" 125 || return 1
 	expect_eq "$(wc -l <"$W/e")" 1 || { cat "$W/e"; return 1; }
-	grep -q "^sandboxtime: orphans: -o /nonexistent/dir/x.json" "$W/e"
+	grep -q "^sandboxtime: --output: cannot write '/nonexistent/dir/x.json': " "$W/e"
+}
+
+# A report that cannot be written (a full file system: a small tmpfs, filled,
+# in a mount namespace of the test's own): 125, one line, and the -o file that
+# the run made is removed again; one that existed before is left.
+t_output_full() {
+	local dir
+	dir=$(st_scratch) || return 1
+	mkdir "$dir/full" || return 1
+	unshare -m --propagation private bash -c '
+		mount -t tmpfs -o size=16k st-orphans-full "$1" || exit 1
+		: >"$1/old.json"
+		head -c 1M /dev/zero >"$1/fill" 2>/dev/null
+		"$2" orphans -J -o "$1/new.json" >/dev/null 2>"$3"; rc=$?
+		"$2" orphans -J -o "$1/old.json" >/dev/null 2>>"$3"; rc2=$?
+		[ "$rc" = 125 ] && [ "$rc2" = 125 ] || { echo "exit $rc and $rc2: $(cat "$3")"; exit 1; }
+		# (besides a warning when a process vanished during the scan)
+		[ "$(grep -vc ": warning: " "$3")" = 2 ] && grep -q "No space left on device" "$3" || { cat "$3"; exit 1; }
+		[ ! -e "$1/new.json" ] || { echo "the failed run left $1/new.json"; exit 1; }
+		[ -e "$1/old.json" ] || { echo "the failed run removed $1/old.json, which it did not make"; exit 1; }
+	' _ "$dir/full" "$ST_BIN" "$dir/e"
 }
 
 t_output_file() {
@@ -335,6 +356,7 @@ ok "--format=xml: one line, 125" t_bad_format
 ok "unknown option, an option of another command, an argument: 125" t_bad_option
 ok "-o into a missing directory: one line, 125" t_bad_output
 ok "-o FILE: the report goes there, not to stdout" t_output_file
+ok "-o FILE on a full file system: 125, one line, a file the run made is removed" t_output_full
 ok "-q: nothing printed, the exit status remains" t_quiet
 left_none() {
 	local p

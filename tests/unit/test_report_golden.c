@@ -571,7 +571,9 @@ static void orphans_fixture_free(struct orphans_fixture *f)
 
 static int render_orphans(const void *doc, FILE *out, struct st_error *err)
 {
-	return st_orphans_write(doc, out, err);
+	const struct st_orphans_report *r = doc;
+
+	return st_doc_write(&st_orphans_format, r->out, r, out, "orphans", err);
 }
 
 static int render_textfile(const void *doc, FILE *out, struct st_error *err)
