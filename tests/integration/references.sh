@@ -63,7 +63,7 @@ iperf3_loopback() {
 t_netbench() {
 	local mode=$1 dir
 	dir=$(st_scratch) || return 1
-	st_run "$mode" netbench --repeat=1 --duration=1 --cpu-pin -J -o "$dir/nb.json" || return 1
+	st_run "$mode" netbench --repeat=1 --duration=1 --paths=host --no-rr --cpu-pin -J -o "$dir/nb.json" || return 1
 	expect_rc 0 && expect_clean || return 1
 	iperf3_loopback "$mode" "$dir/iperf3.json" || { echo "iperf3 failed"; cat "$dir/iperf3.json" 2>/dev/null | head -5; return 1; }
 	ref netbench "$dir/nb.json" "$dir/iperf3.json"
