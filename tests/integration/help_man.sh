@@ -219,19 +219,20 @@ test_signatures_match() {
 # The wording of every default in --help is in that option's man entry:
 # "default: X" up to ';' or ')', "WORD (default)", and "(...; default)".
 test_defaults_wording() {
-	local opt text entry frag bad=""
-	local entries
-	entries=$(man_option_entries)
-	while IFS=$'\t' read -r opt text; do
-		entry=$(awk -F'\t' -v o="$opt" '{ n = split($1, w, /[ ,=]+/)
-			for (i = 1; i <= n; i++) if (w[i] == o) { print $2; exit } }' <<<"$entries")
-		while IFS= read -r frag; do
-			[ -n "$frag" ] || continue
-			grep -qF -- "$frag" <<<"$entry" || bad="$bad\n$opt: '$frag'"
-		done < <(printf '%s\n' "$text" |
-			grep -oE 'default: [^;)]+|[A-Za-z]+ \(default\)|\([^()]*; default\)')
-	done < <(help_entries)
-	[ -z "$bad" ] || { printf 'default wording of --help missing in the man page:%b\n' "$bad"; return 1; }
+	local bad
+	# One awk over both lists (the OPTIONS entries first, then --help's), not
+	# a process per option: the man page's entry of each option by each of its
+	# names, then each default fragment of its --help text looked up in it.
+	bad=$(awk -F'\t' '
+		FILENAME == ARGV[1] { n = split($1, w, /[ ,=]+/); for (i = 1; i <= n; i++) if (!(w[i] in entry)) entry[w[i]] = $2; next }
+		{
+			text = $2
+			while (match(text, /default: [^;)]+|[A-Za-z]+ \(default\)|\([^()]*; default\)/)) {
+				frag = substr(text, RSTART, RLENGTH); text = substr(text, RSTART + RLENGTH)
+				if (index(entry[$1], frag) == 0) printf "\n%s: '\''%s'\''", $1, frag
+			}
+		}' <(man_option_entries) <(help_entries))
+	[ -z "$bad" ] || { printf 'default wording of --help missing in the man page:%s\n' "$bad"; return 1; }
 }
 
 test_commands_documented() {
