@@ -16,7 +16,6 @@
  */
 #define ST_FILES_PLACES 4
 #define ST_FILES_OPS 6
-#define ST_FILES_DEFAULT 3000u
 #define ST_FILES_MAX 100000u
 #define ST_FILES_BYTES 512u
 #define ST_FILES_DEFAULT_REPEAT 5u
@@ -40,7 +39,7 @@ struct st_bench_files {
 	enum st_files_medium medium[ST_FILES_PLACES];
 };
 
-/* @files 0: ST_FILES_DEFAULT. */
+/* @files per pass, at least 1 (--files, 3000 by default). */
 int st_bench_files_prepare(struct st_bench_files *b, unsigned int repeat, unsigned int files,
 			   struct st_error *err);
 extern const struct st_grid_bench st_bench_files_grid;

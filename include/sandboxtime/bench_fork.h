@@ -64,8 +64,6 @@ struct st_bench_fork {
 	struct st_fork_cell cell[ST_FORK_MAX_SIZES][ST_FORK_METHODS];
 };
 
-/* The sizes when --sizes is not given: the articles' table. */
-extern const unsigned int st_fork_default_sizes[5];
 
 /*
  * Whether the machine can spare @sizes (MB) held at once: every worker
@@ -85,8 +83,9 @@ int st_bench_fork_impossible(double min_us, unsigned int size_mb, int copies_tab
 			     double resolution_us, char *why, size_t len);
 
 /*
- * Sorts @sizes (NULL or @n 0: the defaults), reads MemAvailable and refuses
- * what the machine cannot spare, before anything is measured.
+ * Sorts @sizes (at least one: --sizes holds the defaults), reads
+ * MemAvailable and refuses what the machine cannot spare, before anything
+ * is measured.
  */
 int st_bench_fork_prepare(struct st_bench_fork *b, const unsigned int *sizes, size_t n,
 			  unsigned int mask, unsigned int repeat, struct st_error *err);

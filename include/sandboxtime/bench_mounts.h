@@ -48,7 +48,8 @@ struct st_bench_mounts {
  * Checks the machine's limits (user.max_mnt_namespaces, max_net_namespaces,
  * fs.mount-max, RLIMIT_NOFILE, MemAvailable) against the largest place and
  * refuses with the numbers; @counts and @background as --mounts and
- * --background give them (none: the defaults), @max_alive: --max-alive.
+ * --background give them (at least one each: the options hold the
+ * defaults), @max_alive: --max-alive.
  */
 int st_bench_mounts_prepare(struct st_bench_mounts *b, unsigned int repeat,
 			    const unsigned int *counts, size_t ncounts, const unsigned int *background,

@@ -290,11 +290,14 @@ int st_bench_files_prepare(struct st_bench_files *b, unsigned int repeat, unsign
 	int ret;
 
 	memset(b, 0, sizeof(*b));
+	/* The default is --files' (src/cmd/cli_options.c). */
+	if (files == 0)
+		return st_error_set(err, EINVAL, "bench files: no files per pass");
 	ret = st_grid_init(&b->g, "files", "us", repeat, files_places, ST_FILES_PLACES, files_ops,
 			   ST_FILES_OPS, err);
 	if (ret < 0)
 		return ret;
-	b->files = files ? files : ST_FILES_DEFAULT;
+	b->files = files;
 	b->tree_files = b->files + b->files / 3;
 	b->g.method = method;
 	st_grid_set_config(&b->g, "files", b->files);

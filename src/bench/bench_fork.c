@@ -31,7 +31,6 @@
 #endif
 #define PAGE 4096u
 
-const unsigned int st_fork_default_sizes[5] = { 1, 10, 100, 500, 1000 };
 
 const char *const st_fork_figure_names[ST_FORK_FIGURES] = {
 	[ST_FORK_CALL] = "call",
@@ -97,10 +96,9 @@ int st_bench_fork_prepare(struct st_bench_fork *b, const unsigned int *sizes, si
 	int ret;
 
 	memset(b, 0, sizeof(*b));
-	if (!sizes || !n) {
-		sizes = st_fork_default_sizes;
-		n = ARRAY_SIZE(st_fork_default_sizes);
-	}
+	/* The default sizes are --sizes' (src/cmd/cli_options.c). */
+	if (!sizes || !n)
+		return st_error_set(err, EINVAL, "bench fork: no sizes");
 	if (n > ST_FORK_MAX_SIZES)
 		return st_error_set(err, EINVAL, "bench fork: at most %d sizes", ST_FORK_MAX_SIZES);
 	memcpy(b->sizes_mb, sizes, n * sizeof(*sizes));

@@ -44,8 +44,6 @@ static const char *const mounts_ops[ST_MOUNTS_OPS] = {
 	[OP_NET_NS] = "net_ns",
 };
 
-static const unsigned int default_counts[] = { 10, 100, 1000, 5000 };
-static const unsigned int default_background[] = { 0, 10, 100, 1000 };
 
 static const char method[] =
 	"Each place is a parent state built by the bench in a user and mount namespace of its own "
@@ -365,14 +363,9 @@ int st_bench_mounts_prepare(struct st_bench_mounts *b, unsigned int repeat,
 	int n, ret;
 
 	memset(b, 0, sizeof(*b));
-	if (ncounts == 0) {
-		counts = default_counts;
-		ncounts = ARRAY_SIZE(default_counts);
-	}
-	if (nbackground == 0) {
-		background = default_background;
-		nbackground = ARRAY_SIZE(default_background);
-	}
+	/* The defaults are --mounts' and --background's (src/cmd/cli_options.c). */
+	if (ncounts == 0 || nbackground == 0)
+		return st_error_set(err, EINVAL, "bench mounts: no --mounts or no --background values");
 	if (ncounts > ST_MOUNTS_MAX_COUNTS || nbackground > ST_MOUNTS_MAX_BACKGROUND)
 		return st_error_set(err, EINVAL, "bench mounts: at most %d --mounts and %d --background values",
 				    ST_MOUNTS_MAX_COUNTS, ST_MOUNTS_MAX_BACKGROUND);

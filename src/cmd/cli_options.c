@@ -284,13 +284,13 @@ const struct st_cli_option st_cli_options[] = {
 	  .kind = ST_OPT_FLAG, .places = ONE(netbench.cpu_pin) },
 	{ "sizes", 0, ARG, BENCH, "LIST",
 	  "bench fork: comma list of the parent's sizes in MB\n"
-	  "(default: 1,10,100,500,1000)", 0, NULL, NULL, FORK | ALL,
-	  .kind = ST_OPT_LIST, .list = &sizes_list,
+	  "(default: {})", 0, NULL, NULL, FORK | ALL,
+	  .kind = ST_OPT_LIST, .list = &sizes_list, .def = "1,10,100,500,1000", /* the articles' table */
 	  .places = { { .at = AT(bench.sizes_mb), .count_at = AT(bench.nsizes) } } },
 	{ "files", 0, ARG, BENCH, "N",
-	  "bench files: files per pass, 1 to 100000 (default: 3000;\n"
+	  "bench files: files per pass, 1 to 100000 (default: {};\n"
 	  "the tree: a third more)", 0, NULL, NULL, FILES | ALL,
-	  .kind = ST_OPT_UINT, .min = 1, .max = ST_FILES_MAX, .places = ONE(bench.files) },
+	  .kind = ST_OPT_UINT, .min = 1, .max = ST_FILES_MAX, .def = "3000", .places = ONE(bench.files) },
 	{ "kernel", 0, ARG, BENCH, "PATH",
 	  "bench where: the microVM's kernel (default:\n"
 	  "/boot/vmlinuz-$(uname -r), else the newest /boot/vmlinuz-*)", 0, NULL, NULL, WHERE | ALL,
@@ -316,13 +316,13 @@ const struct st_cli_option st_cli_options[] = {
 	  .places = ONE(bench.max_alive) },
 	{ "mounts", 0, ARG, BENCH, "LIST",
 	  "bench mounts: comma list of bind mounts added to the\n"
-	  "parent's table, each 1 to 50000 (default: 10,100,1000,5000)", 0, NULL, NULL, MOUNTS,
-	  .kind = ST_OPT_LIST, .list = &mounts_list,
+	  "parent's table, each 1 to 50000 (default: {})", 0, NULL, NULL, MOUNTS,
+	  .kind = ST_OPT_LIST, .list = &mounts_list, .def = "10,100,1000,5000",
 	  .places = { { .at = AT(bench.mounts), .count_at = AT(bench.nmounts) } } },
 	{ "background", 0, ARG, BENCH, "LIST",
 	  "bench mounts: comma list of idle sandboxes held open while\n"
-	  "new namespaces are made (default: 0,10,100,1000)", 0, NULL, NULL, MOUNTS,
-	  .kind = ST_OPT_LIST, .list = &background_list,
+	  "new namespaces are made (default: {})", 0, NULL, NULL, MOUNTS,
+	  .kind = ST_OPT_LIST, .list = &background_list, .def = "0,10,100,1000",
 	  .places = { { .at = AT(bench.background), .count_at = AT(bench.nbackground) } } },
 	/* At least 10 launches: p99 of fewer would be the largest. */
 	{ "launches", 0, ARG, BENCH, "N",

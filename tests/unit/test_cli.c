@@ -565,7 +565,13 @@ static void test_bench_fork_sizes(void **state)
 
 	assert_int_equal(PARSE(&o, &err, "bench", "fork"), 0);
 	assert_string_equal(o.bench.name, "fork");
-	assert_int_equal(o.bench.nsizes, 0); /* the defaults: bench_fork.c's */
+	/* The defaults are the row's: the articles' table. */
+	assert_int_equal(o.bench.nsizes, 5);
+	assert_int_equal(o.bench.sizes_mb[0], 1);
+	assert_int_equal(o.bench.sizes_mb[1], 10);
+	assert_int_equal(o.bench.sizes_mb[2], 100);
+	assert_int_equal(o.bench.sizes_mb[3], 500);
+	assert_int_equal(o.bench.sizes_mb[4], 1000);
 	assert_int_equal(PARSE(&o, &err, "bench", "fork", "--sizes=16,1", "--repeat=3"), 0);
 	assert_int_equal(o.bench.nsizes, 2);
 	assert_int_equal(o.bench.sizes_mb[0], 16);
@@ -598,7 +604,7 @@ static void test_bench_files_all(void **state)
 
 	assert_int_equal(PARSE(&o, &err, "bench", "files"), 0);
 	assert_string_equal(o.bench.name, "files");
-	assert_true(o.bench.files == 0 && !o.bench.repeat_given);
+	assert_true(o.bench.files == 3000 && !o.bench.repeat_given);
 	assert_int_equal(PARSE(&o, &err, "bench", "files", "--files=100", "--repeat=2"), 0);
 	assert_true(o.bench.files == 100 && o.bench.repeat_given && o.bench.measure.repeat == 2);
 	assert_usage(PARSE(&o, &err, "bench", "files", "--files=0"), &err, "--files");
@@ -715,8 +721,13 @@ static void test_bench_mounts_options(void **state)
 	(void)state;
 	assert_int_equal(PARSE(&o, &err, "bench", "mounts"), 0);
 	assert_int_equal(o.bench.kind, ST_BENCH_NAME_MOUNTS);
-	assert_int_equal(o.bench.nmounts, 0);
-	assert_int_equal(o.bench.nbackground, 0);
+	/* The defaults are the rows': 10,100,1000,5000 mounts; 0,10,100,1000 in the background. */
+	assert_int_equal(o.bench.nmounts, 4);
+	assert_int_equal(o.bench.mounts[0], 10);
+	assert_int_equal(o.bench.mounts[3], 5000);
+	assert_int_equal(o.bench.nbackground, 4);
+	assert_int_equal(o.bench.background[0], 0);
+	assert_int_equal(o.bench.background[3], 1000);
 	assert_int_equal(PARSE(&o, &err, "bench", "mounts", "--mounts=100,10", "--background=0,20",
 			       "--max-alive=20", "--repeat=2"), 0);
 	assert_int_equal(o.bench.nmounts, 2);
