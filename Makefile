@@ -219,8 +219,8 @@ demo:
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)sh tests/demo.sh $(BIN)
 
-# `make check` builds both builds in parallel and runs the whole suite on
-# the normal build, then, on a build with CHECK_SANITIZE (ASan+UBSan,
+# `make check` builds the normal build, runs the whole suite on it, and
+# meanwhile makes a build with CHECK_SANITIZE (ASan+UBSan,
 # LeakSanitizer on; empty: skip it), the unit tests and the suites that parse
 # input, handle errors or write reports (CHECK_SANITIZE_SUITES): the rest
 # (benches, soak, random signals, the engines, the build-independent lint,
@@ -230,13 +230,20 @@ demo:
 CHECK_SANITIZE ?= address,undefined
 CHECK_SANITIZE_SUITES ?= bad_input,exit_codes,config,rootfs,compare,report_json,csv_sections,render,faults,security,runtime,layers_prom,orphans,degrade,cgroup,sandbox_inside,signals_and_leaks
 CHECK_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+# The sanitized build is made at a low priority while the normal build's
+# suites run (tests/run.sh starts its suites once its make-status says it is
+# made): it takes the time the suites leave idle instead of a minute first.
+SAN_CHECK_BUILD = $(call san_build,$(CHECK_SANITIZE))
 check check-full:
 	$(Q)sh .ci/install-deps test
 	$(Q)$(MAKE) --no-print-directory -j$(CHECK_JOBS) all unit-bins fault-bin
 ifeq ($(SANITIZE)-$(if $(CHECK_SANITIZE),y),-y)
-	$(Q)$(MAKE) --no-print-directory -j$(CHECK_JOBS) BUILD=$(call san_build,$(CHECK_SANITIZE)) \
-		SANITIZE=$(CHECK_SANITIZE) all unit-bins fault-bin
-	$(Q)bash tests/run.sh $(BUILD) $(call san_build,$(CHECK_SANITIZE))$(if $(filter check,$@),:$(CHECK_SANITIZE_SUITES))
+	$(Q)mkdir -p $(SAN_CHECK_BUILD) && rm -f $(SAN_CHECK_BUILD)/make-status && \
+	( nice -n 10 $(MAKE) --no-print-directory -j$(CHECK_JOBS) BUILD=$(SAN_CHECK_BUILD) \
+		SANITIZE=$(CHECK_SANITIZE) all unit-bins fault-bin >$(SAN_CHECK_BUILD)/make.log 2>&1; \
+	  echo $$? >$(SAN_CHECK_BUILD)/make-status ) & \
+	ST_WAIT_BUILDS=$(SAN_CHECK_BUILD) bash tests/run.sh $(BUILD) \
+		$(SAN_CHECK_BUILD)$(if $(filter check,$@),:$(CHECK_SANITIZE_SUITES)); rc=$$?; wait; exit $$rc
 else
 	$(Q)bash tests/run.sh $(BUILD)
 endif

@@ -15,6 +15,9 @@
 # cores). Each suite's output is printed as one block when it ends. Which
 # suites may share the machine is written below (ALONE, QUIET).
 #
+# ST_WAIT_BUILDS="BUILD ...": builds that the caller is still making; their
+# suites start once BUILD/make-status holds make's exit status (see below).
+#
 # A build made with SANITIZE= (its build-flags file says so) runs with the
 # sanitizers set to stop at the first report, with exit status 86, and to
 # write every report to a log directory of the suite's own: a report from any
@@ -118,14 +121,47 @@ enqueue_build() {
 	done
 }
 
-# order_queue: fills the queue from long, rest and units.
-order_queue() {
+# A build that the caller is still making (ST_WAIT_BUILDS: `make check`
+# makes the sanitized one beside the normal build's suites) joins the queue
+# once BUILD/make-status holds make's exit status: its long suites first,
+# then what is queued, then its others. A build that failed is one failure,
+# with the end of its BUILD/make.log.
+waiting=()
+is_waited() { case " ${ST_WAIT_BUILDS:-} " in *" $1 "*) return 0 ;; esac; return 1; }
+take_made_builds() {
+	local i arg build status old
+	for i in "${!waiting[@]}"; do
+		arg=${waiting[$i]} build=${arg%%:*}
+		[ -s "$top/$build/make-status" ] || continue
+		unset 'waiting[i]'
+		status=$(cat "$top/$build/make-status")
+		if [ "$status" != 0 ]; then
+			tail -n 30 "$top/$build/make.log" 2>/dev/null | sed "s|^|[$build/make] |"
+			failed=$((failed + 1))
+			failures+=("$build: the build failed (make exited $status; $build/make.log)")
+			continue
+		fi
+		old=("${queue[@]+"${queue[@]}"}")
+		queue=() long=() rest=() units=()
+		enqueue_build "$arg"
+		queue_long
+		queue+=("${old[@]+"${old[@]}"}" "${rest[@]+"${rest[@]}"}" "${units[@]+"${units[@]}"}")
+	done
+}
+
+# queue_long: appends the long suites to the queue, in LONGEST_FIRST's order.
+queue_long() {
 	local want e
 	for want in $LONGEST_FIRST; do
 		for e in "${long[@]+"${long[@]}"}"; do
 			[[ "$(cut -f1 <<<"$e")" == *"integration/$want" ]] && queue+=("$e")
 		done
 	done
+}
+
+# order_queue: fills the queue from long, rest and units.
+order_queue() {
+	queue_long
 	queue+=("${rest[@]+"${rest[@]}"}" "${units[@]+"${units[@]}"}")
 }
 
@@ -251,10 +287,17 @@ trap 'stop_jobs; rm -rf "$work"; exit 130' INT
 trap 'stop_jobs; rm -rf "$work"; exit 143' TERM
 
 nbuilds=$#
-for arg in "$@"; do enqueue_build "$arg"; done
+for arg in "$@"; do
+	if is_waited "${arg%%:*}"; then waiting+=("$arg"); else enqueue_build "$arg"; fi
+done
 order_queue
-while [ "${#queue[@]}" -gt 0 ] || [ "${#job_name[@]}" -gt 0 ]; do
+while [ "${#queue[@]}" -gt 0 ] || [ "${#job_name[@]}" -gt 0 ] || [ "${#waiting[@]}" -gt 0 ]; do
+	take_made_builds
 	while start_next; do :; done
+	if [ "${#job_name[@]}" -eq 0 ]; then
+		[ "${#waiting[@]}" -gt 0 ] && sleep 0.5
+		continue
+	fi
 	wait -n -p done_pid
 	[ -n "${done_pid:-}" ] && [ -n "${job_name[$done_pid]+x}" ] || continue
 	collect "${job_name[$done_pid]}" "${job_dir[$done_pid]}" $((SECONDS - job_t0[$done_pid]))
