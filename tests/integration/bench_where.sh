@@ -31,10 +31,10 @@ t_json() {
 	[ "$mode" = root ] || userns_works && must+=(sandbox)
 	[ -n "$EMULATION" ] && must+=("$EMULATION")
 	[ "$mode" = nobody ] && [ -n "$KERNEL" ] && must+=("unavailable:vm-kvm:/dev/kvm")
-	st_run "$mode" bench where --repeat=2 ${KERNEL:+--kernel="$KERNEL"} -J -o "$dir/w.json" || return 1
+	st_run "$mode" bench where --repeat=1 ${KERNEL:+--kernel="$KERNEL"} -J -o "$dir/w.json" || return 1
 	"$ST_PY" -B "$ST_PYDIR/steal_check.py" "$dir/w.json" || return 1   # host.steal (steal.sh)
 	expect_rc 0 && expect_clean || { st_show; return 1; }
-	"$ST_PY" -B "$ST_PYDIR/bench_where_check.py" "$dir/w.json" 2 vm-kvm "${must[@]}"
+	"$ST_PY" -B "$ST_PYDIR/bench_where_check.py" "$dir/w.json" 1 vm-kvm "${must[@]}"
 }
 
 # The microVM: Debian's kernel boots an initramfs sandboxtime wrote to

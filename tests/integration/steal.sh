@@ -12,7 +12,7 @@ plan 3
 ROOT_RUNS=(
 	"run|--repeat=1 --deferred-repeat=0 OUT -- true"
 	"layers|layers --repeat=1 --deferred-repeat=0 OUT"
-	"netbench|netbench --repeat=1 --duration=0.1 OUT"
+	"netbench|netbench --repeat=1 --duration=0.1 --paths=host --no-rr OUT"
 	"syscall|bench syscall --repeat=1 OUT"
 	"cpu|bench cpu --repeat=1 OUT"
 )
@@ -21,7 +21,7 @@ ROOT_RUNS=(
 NOBODY_RUNS=(
 	"run|--repeat=1 --deferred-repeat=0 OUT -- true"
 	"layers|layers --repeat=1 --deferred-repeat=0 OUT"
-	"netbench|netbench --repeat=1 --duration=0.1 OUT"
+	"netbench|netbench --repeat=1 --duration=0.1 --paths=host --no-rr OUT"
 	"syscall|bench syscall --repeat=1 OUT"
 )
 
