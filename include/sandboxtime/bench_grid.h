@@ -94,8 +94,10 @@ void st_grid_free(struct st_bench_grid *g);
 
 /*
  * A grid bench as the registry (cmd_bench.c) runs it: its own struct, which
- * holds the grid at @grid, is measured by @sample; @finish adds its own
- * flags and the summary once the guards are applied; @free, when not NULL,
+ * holds the grid at @grid, is measured by @sample; @finish (never NULL:
+ * every bench's report ends with its summary sentence, "On this machine
+ * ...") adds its own flags and the summary once the guards are applied;
+ * @free, when not NULL,
  * removes what its prepare made before the grid is freed. A new grid bench
  * is its .c/.h, one of these, and one row of st_benches[].
  */
