@@ -54,9 +54,10 @@ static int scan_and_report(const struct st_orphans_opts *o, const struct st_outp
 	scan_s = st_clock_s(CLOCK_MONOTONIC) - start;
 	scan_time_s = st_clock_s(CLOCK_REALTIME);
 	if (warn && scan->unreadable_processes && !output->quiet)
-		fprintf(stderr, "sandboxtime: orphans: warning: %zu processes could not be read%s; %zu held namespaces not verifiable\n",
-			scan->unreadable_processes, scan->rootless ? " (not yours: root sees them)" : "",
-			scan->unverified);
+		fprintf(stderr, "sandboxtime: orphans: warning: %zu %s could not be read%s; %zu held %s not verifiable\n",
+			scan->unreadable_processes, scan->unreadable_processes == 1 ? "process" : "processes",
+			scan->rootless ? " (not yours: root sees them)" : "", scan->unverified,
+			scan->unverified == 1 ? "namespace" : "namespaces");
 	if (o->textfile) {
 		struct textfile_ctx t = { .r = &r, .scan_time_s = scan_time_s, .scan_s = scan_s };
 
