@@ -90,6 +90,7 @@ run_one() {
 		;;
 	netbench)
 		BENCH_NB_RESULTS=$TMP/netbench.json BENCH_NB_ROUNDS=7 BENCH_NB_PATHS=host,veth,bridge \
+			BENCH_NB_INVOCATION="bash bench/all.sh build/sandboxtime netbench" \
 			bash "$B/netbench.sh" "$BIN" "$TMP/netbench"
 		merge "$R/netbench.json" "$TMP/netbench.json"
 		;;

@@ -203,8 +203,9 @@ def results_table(doc):
                         f"{b['iperf3']:.2f}.")
     return {"tables": {"peers": {
         "title": "netbench beside iperf3 and sockperf, unpinned and pinned",
-        "command": os.environ.get("NB_COMMAND", "bash bench/netbench.sh build/sandboxtime OUTDIR"),
-        "date": os.environ.get("NB_DATE", "?"), "commit": os.environ.get("NB_COMMIT", "?"),
+        # (from facts.txt, bench_meta's: the run's own invocation, date and commit)
+        "command": doc["facts"].get("invocation", "bash bench/netbench.sh build/sandboxtime OUTDIR"),
+        "date": doc["facts"].get("date", "?"), "commit": doc["facts"].get("commit", "?"),
         "notes": "docs/bench-notes/netbench-iperf3.md",
         "columns": ["mode", "path", "MTU", "sandboxtime Gbit/s", "iperf3 Gbit/s",
                     "sandboxtime / iperf3 per round", "the same, like placement (n)",
