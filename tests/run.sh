@@ -159,6 +159,19 @@ queue_long() {
 	done
 }
 
+# give_up_waiting: true, with one failure per build, once nothing else runs
+# and a waited build has written no make-status for SUITE_TIMEOUT seconds
+# (its make was killed before it could say): the run ends instead of waiting.
+give_up_waiting() {
+	local arg
+	[ "$SECONDS" -ge $((waiting_since + SUITE_TIMEOUT)) ] || return 1
+	for arg in "${waiting[@]}"; do
+		failed=$((failed + 1))
+		failures+=("${arg%%:*}: no make-status after $SUITE_TIMEOUT s with nothing else to run")
+	done
+	waiting=()
+}
+
 # order_queue: fills the queue from long, rest and units.
 order_queue() {
 	queue_long
@@ -291,11 +304,13 @@ for arg in "$@"; do
 	if is_waited "${arg%%:*}"; then waiting+=("$arg"); else enqueue_build "$arg"; fi
 done
 order_queue
+waiting_since=$SECONDS
 while [ "${#queue[@]}" -gt 0 ] || [ "${#job_name[@]}" -gt 0 ] || [ "${#waiting[@]}" -gt 0 ]; do
 	take_made_builds
 	while start_next; do :; done
 	if [ "${#job_name[@]}" -eq 0 ]; then
-		[ "${#waiting[@]}" -gt 0 ] && sleep 0.5
+		[ "${#waiting[@]}" -gt 0 ] || continue
+		give_up_waiting || sleep 0.5
 		continue
 	fi
 	wait -n -p done_pid
